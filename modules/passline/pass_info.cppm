@@ -1,0 +1,49 @@
+// PassInfo: the one declaration of a pass's metadata.
+//
+// A pass type carries `static constexpr passline::PassInfo info`. The same value
+// feeds the compile-time checks of static pipelines, the runtime registry, the
+// instruments and `--list-passes`, so it is a literal type built only from views
+// of static storage: string literals and arrays made by `passline::needs<...>`.
+module;
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <span>
+#include <string_view>
+export module passline:pass_info;
+
+export namespace passline {
+
+/// A string literal usable as a template argument: `needs<"InferType">`.
+template <std::size_t N>
+struct fixed_string {
+  char chars[N]{};
+  constexpr fixed_string(const char (&text)[N]) { std::copy_n(text, N, chars); }
+  constexpr std::string_view view() const { return {chars, N - 1}; }
+  constexpr operator std::string_view() const { return view(); }
+};
+
+/// Static storage for the names of required passes.
+template <fixed_string... Names>
+inline constexpr std::array<std::string_view, sizeof...(Names)> name_array{
+    std::string_view(Names)...};
+
+/// `.required = passline::needs<"InferType", "ToANormalForm">` in a PassInfo.
+template <fixed_string... Names>
+inline constexpr std::span<const std::string_view> needs = name_array<Names...>;
+
+/// What every pass declares once: its unique name, the lowest opt level it runs
+/// at, the passes that must have run before it, and a one-line summary.
+struct PassInfo {
+  std::string_view name;
+  int opt_level = 0;
+  std::span<const std::string_view> required = {};
+  std::string_view summary = {};
+
+  /// True when `pass` is one of this pass's requirements.
+  constexpr bool requires_pass(std::string_view pass) const {
+    return std::ranges::find(required, pass) != required.end();
+  }
+};
+
+}  // namespace passline

@@ -1,0 +1,24 @@
+// A type without a PassInfo cannot become a type-erased pass.
+// expect-error: no viable conversion from 'NotAPass' to 'passline::Pass<Trace>'
+// max-lines: 40
+// max-errors: 1
+#include <string>
+#include <vector>
+import passline;
+import passline.testing;
+
+using passline::testing::Trace;
+
+struct NotAPass {
+  Trace operator()(Trace trace, passline::PassContext&) const { return trace; }
+};
+
+struct APass : NotAPass {
+  static constexpr passline::PassInfo info{.name = "APass"};
+};
+
+#ifdef PASSLINE_COMPILE_FAIL
+passline::Pass<Trace> erased = NotAPass{};
+#else
+passline::Pass<Trace> erased = APass{};
+#endif
