@@ -13,14 +13,15 @@ export module passline:pass;
 import :pass_info;
 import :context;
 import :concepts;
+import :invoke;
 
 export namespace passline {
 
 template <class IR>
 class Pass {
  public:
-  /// From a static pass type.
-  template <ModulePass<IR> P>
+  /// From a static pass type of either shape, or a static pipeline.
+  template <PassFor<IR> P>
   Pass(P pass) : self_(std::make_shared<const Static<P>>(std::move(pass))) {}
 
   /// From a callable and the PassInfo that describes it. The PassInfo's strings
@@ -43,7 +44,9 @@ class Pass {
   template <class P>
   struct Static final : Model {
     explicit Static(P p) : Model(P::info), pass(std::move(p)) {}
-    IR run(IR ir, PassContext& ctx) const override { return pass(std::move(ir), ctx); }
+    IR run(IR ir, PassContext& ctx) const override {
+      return detail::invoke_pass(pass, std::move(ir), ctx);
+    }
     P pass;
   };
 

@@ -18,10 +18,19 @@ export namespace passline {
 template <std::size_t N>
 struct fixed_string {
   char chars[N]{};
+  constexpr fixed_string() = default;
   constexpr fixed_string(const char (&text)[N]) { std::copy_n(text, N, chars); }
   constexpr std::string_view view() const { return {chars, N - 1}; }
   constexpr operator std::string_view() const { return view(); }
 };
+
+/// The literal for a constexpr string: `to_fixed_string<name.size()>(name)`.
+template <std::size_t Length>
+constexpr fixed_string<Length + 1> to_fixed_string(std::string_view text) {
+  fixed_string<Length + 1> result;
+  std::copy_n(text.data(), Length, result.chars);
+  return result;
+}
 
 /// Static storage for the names of required passes.
 template <fixed_string... Names>

@@ -3,10 +3,19 @@
 //   import passline;
 //
 // Partitions keep each concept in its own small file; only this umbrella is the
-// public module name.
+// public module name. `:analysis`, `:checks` and `:invoke` are internal: they
+// export nothing and are imported here only so that every interface partition
+// belongs to the module's interface.
 export module passline;
 export import :pass_info;
 export import :context;
+export import :ir_traits;
 export import :concepts;
+export import :diagnostics;
 export import :sequential;
+export import :resolution;
+export import :compiled;
 export import :pass;
+export import :analysis;
+export import :checks;
+export import :invoke;

@@ -1,0 +1,308 @@
+// Internal: the compile-time analysis behind static pipelines. Not part of the API.
+//
+// Pass lists are Hana type tuples; everything about them is computed once, by
+// constexpr functions over a `std::array<PassInfo, N>`, with a hash table from
+// names to positions. That keeps the checks linear in the number of passes, free
+// of template recursion, and well inside clang's constexpr step budget at 1000
+// passes. The functions return findings (indices); `:sequential` and friends turn
+// a finding into exactly one static_assert with a carrier type.
+module;
+#include <boost/hana.hpp>
+
+#include <array>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+export module passline:analysis;
+import :pass_info;
+import :concepts;
+
+namespace hana = boost::hana;
+
+namespace passline::detail {
+
+/// A static pipeline: a type that exposes its passes as a Hana type tuple.
+template <class P>
+concept StaticPipeline = requires { P::passes; };
+
+/// The leaf passes of `P`: P itself, or the flattened passes of a pipeline.
+template <class P>
+constexpr auto leaves_of() {
+  if constexpr (StaticPipeline<P>) {
+    return hana::unpack(P::passes, [](auto... pass) {
+      return hana::flatten(hana::make_tuple(leaves_of<typename decltype(pass)::type>()...));
+    });
+  } else {
+    return hana::tuple_t<P>;
+  }
+}
+
+/// The flattened leaf passes of a list of passes and pipelines.
+template <class... Ps>
+constexpr auto flatten_passes() {
+  return hana::flatten(hana::make_tuple(leaves_of<Ps>()...));
+}
+
+template <class Types, std::size_t I>
+using type_at = typename std::remove_cvref_t<decltype(hana::at_c<I>(std::declval<Types>()))>::type;
+
+template <class P>
+constexpr PassInfo info_of() {
+  if constexpr (HasPassInfo<P>) {
+    return P::info;
+  } else {
+    return PassInfo{};
+  }
+}
+
+/// The PassInfo of each type in a Hana type tuple (empty for non-passes).
+template <class Types>
+constexpr auto infos_of(Types types) {
+  return hana::unpack(types, [](auto... pass) {
+    return std::array<PassInfo, sizeof...(pass)>{info_of<typename decltype(pass)::type>()...};
+  });
+}
+
+/// One address per type, so that constexpr code can tell two types apart.
+template <class T>
+inline constexpr char type_tag = 0;
+
+template <class Types>
+constexpr auto type_ids_of(Types types) {
+  return hana::unpack(types, [](auto... pass) {
+    return std::array<const void*, sizeof...(pass)>{&type_tag<typename decltype(pass)::type>...};
+  });
+}
+
+constexpr std::uint64_t hash_name(std::string_view name) {
+  std::uint64_t hash = 14695981039346656037ull;
+  for (char c : name) hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+  return hash;
+}
+
+/// Open-addressing map from a pass name to the first position that carries it.
+template <std::size_t N>
+class NameTable {
+ public:
+  static constexpr std::size_t capacity = std::bit_ceil(2 * N + 2);
+
+  /// The position already stored for `name`, or `position` after storing it.
+  constexpr std::size_t insert(std::string_view name, std::size_t position) {
+    std::size_t slot = find_slot(name);
+    if (positions_[slot] == empty) {
+      names_[slot] = name;
+      positions_[slot] = position;
+    }
+    return positions_[slot];
+  }
+
+  /// The position stored for `name`, or `npos`.
+  constexpr std::size_t find(std::string_view name) const {
+    std::size_t slot = find_slot(name);
+    return positions_[slot] == empty ? npos : positions_[slot];
+  }
+
+  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+
+ private:
+  static constexpr std::size_t empty = npos;
+
+  constexpr std::size_t find_slot(std::string_view name) const {
+    std::size_t slot = hash_name(name) & (capacity - 1);
+    while (positions_[slot] != empty && names_[slot] != name) slot = (slot + 1) & (capacity - 1);
+    return slot;
+  }
+
+  std::array<std::string_view, capacity> names_{};
+  std::array<std::size_t, capacity> positions_ = [] {
+    std::array<std::size_t, capacity> all{};
+    for (auto& p : all) p = empty;
+    return all;
+  }();
+};
+
+enum class Problem {
+  none,
+  duplicate_name,     // pass, other: two types, one name
+  missing,            // pass, requirement: no pass provides it
+  after_user,         // pass, other, requirement: provided only later
+  self_requirement,   // pass requires its own name
+  unknown,            // pass, requirement: neither pipeline nor catalog
+  cycle,              // cycle[0..cycle_size)
+  disabled_required,  // pass requires other, which is disabled
+};
+
+struct Finding {
+  Problem problem = Problem::none;
+  std::size_t pass = 0;
+  std::size_t other = 0;
+  std::size_t requirement = 0;
+};
+
+/// Two different types with one name, within `infos`.
+template <std::size_t N>
+constexpr Finding find_duplicate_name(const std::array<PassInfo, N>& infos,
+                                      const std::array<const void*, N>& ids) {
+  NameTable<N> first;
+  for (std::size_t i = 0; i < N; ++i) {
+    std::size_t j = first.insert(infos[i].name, i);
+    if (ids[j] != ids[i]) return {.problem = Problem::duplicate_name, .pass = j, .other = i};
+  }
+  return {};
+}
+
+/// The ordering check: each required name is carried by an earlier pass.
+template <std::size_t N>
+constexpr Finding check_order(const std::array<PassInfo, N>& infos,
+                              const std::array<const void*, N>& ids) {
+  if (Finding duplicate = find_duplicate_name(infos, ids); duplicate.problem != Problem::none) {
+    return duplicate;
+  }
+  NameTable<N> first;
+  for (std::size_t i = 0; i < N; ++i) first.insert(infos[i].name, i);
+  for (std::size_t i = 0; i < N; ++i) {
+    for (std::size_t r = 0; r < infos[i].required.size(); ++r) {
+      std::size_t j = first.find(infos[i].required[r]);
+      if (j == NameTable<N>::npos) return {.problem = Problem::missing, .pass = i, .requirement = r};
+      if (j == i) return {.problem = Problem::self_requirement, .pass = i, .requirement = r};
+      if (j > i) return {.problem = Problem::after_user, .pass = i, .other = j, .requirement = r};
+    }
+  }
+  return {};
+}
+
+template <std::size_t N>
+constexpr std::size_t total_requirements(const std::array<PassInfo, N>& infos) {
+  std::size_t total = 0;
+  for (const PassInfo& info : infos) total += info.required.size();
+  return total;
+}
+
+/// Names required inside a pipeline that no earlier pass of it provides, once
+/// each, in order of first use; `Capacity` bounds their number.
+template <std::size_t Capacity, std::size_t N>
+constexpr auto external_requirements(const std::array<PassInfo, N>& infos) {
+  std::array<std::string_view, Capacity> names{};
+  std::size_t size = 0;
+  NameTable<N + Capacity> seen;
+  for (std::size_t i = 0; i < N; ++i) {
+    for (std::string_view required : infos[i].required) {
+      if (seen.insert(required, N + size) == N + size) names[size++] = required;
+    }
+    seen.insert(infos[i].name, i);
+  }
+  return std::pair{names, size};
+}
+
+/// Which passes of a pipeline stay in its compiled form: those the opt level
+/// admits and no disabled name removes, and every pass they require, transitively.
+template <std::size_t N>
+struct KeepPlan {
+  std::array<bool, N> keep{};
+  Finding finding{};
+};
+
+template <std::size_t N, std::size_t D>
+constexpr KeepPlan<N> plan_compiled(const std::array<PassInfo, N>& infos, int opt_level,
+                                    const std::array<std::string_view, D>& disabled) {
+  KeepPlan<N> plan;
+  auto is_disabled = [&](std::string_view name) {
+    for (std::string_view d : disabled) {
+      if (d == name) return true;
+    }
+    return false;
+  };
+  NameTable<N> first;
+  for (std::size_t i = 0; i < N; ++i) {
+    first.insert(infos[i].name, i);
+    plan.keep[i] = !is_disabled(infos[i].name) && opt_level >= infos[i].opt_level;
+  }
+  // Providers come before their users, so one backward sweep closes the set.
+  for (std::size_t i = N; i-- > 0;) {
+    if (!plan.keep[i]) continue;
+    for (std::size_t r = 0; r < infos[i].required.size(); ++r) {
+      std::size_t j = first.find(infos[i].required[r]);
+      if (j == NameTable<N>::npos || j > i) continue;  // the ordering check reports it
+      if (is_disabled(infos[j].name)) {
+        plan.finding = {.problem = Problem::disabled_required, .pass = i, .other = j, .requirement = r};
+        return plan;
+      }
+      plan.keep[j] = true;
+    }
+  }
+  return plan;
+}
+
+/// The passes of a resolved pipeline, as positions in the candidate list
+/// (the user's passes first, then the catalog's), or the problem that stops it.
+template <std::size_t N>
+struct ResolutionPlan {
+  Finding finding{};
+  std::array<std::size_t, (N == 0 ? 1 : N)> order{};
+  std::size_t size = 0;
+  std::array<std::size_t, (N == 0 ? 1 : N)> cycle{};
+  std::size_t cycle_size = 0;
+};
+
+/// Inserts, before each of the first `user_count` passes, the passes it requires
+/// (transitively, each once, in dependency order), found by name among all
+/// candidates. An explicit stack keeps it free of recursion.
+template <std::size_t N>
+constexpr ResolutionPlan<N> resolve(const std::array<PassInfo, N>& infos,
+                                    const std::array<const void*, N>& ids,
+                                    std::size_t user_count) {
+  ResolutionPlan<N> plan;
+  if (Finding duplicate = find_duplicate_name(infos, ids); duplicate.problem != Problem::none) {
+    plan.finding = duplicate;
+    return plan;
+  }
+  NameTable<N> first;
+  for (std::size_t i = 0; i < N; ++i) first.insert(infos[i].name, i);
+
+  struct Frame {
+    std::size_t pass;
+    std::size_t next_requirement;
+  };
+  std::array<Frame, (N == 0 ? 1 : N)> stack{};
+  std::array<bool, (N == 0 ? 1 : N)> emitted{};
+  std::array<bool, (N == 0 ? 1 : N)> on_stack{};
+  for (std::size_t user = 0; user < user_count; ++user) {
+    std::size_t depth = 0;
+    stack[depth++] = {user, 0};
+    on_stack[first.find(infos[user].name)] = true;
+    while (depth > 0) {
+      Frame& top = stack[depth - 1];
+      const PassInfo& info = infos[top.pass];
+      if (top.next_requirement < info.required.size()) {
+        std::size_t r = top.next_requirement++;
+        std::size_t provider = first.find(info.required[r]);
+        if (provider == NameTable<N>::npos) {
+          plan.finding = {.problem = Problem::unknown, .pass = top.pass, .requirement = r};
+          return plan;
+        }
+        if (emitted[provider]) continue;
+        if (on_stack[provider]) {
+          std::size_t from = 0;
+          while (first.find(infos[stack[from].pass].name) != provider) ++from;
+          for (std::size_t k = from; k < depth; ++k) plan.cycle[plan.cycle_size++] = stack[k].pass;
+          plan.finding = {.problem = Problem::cycle, .pass = top.pass};
+          return plan;
+        }
+        on_stack[provider] = true;
+        stack[depth++] = {provider, 0};
+        continue;
+      }
+      std::size_t done = first.find(info.name);
+      on_stack[done] = false;
+      emitted[done] = true;
+      plan.order[plan.size++] = top.pass;
+      --depth;
+    }
+  }
+  return plan;
+}
+
+}  // namespace passline::detail

@@ -1,0 +1,186 @@
+// Internal: turns an analysis finding into exactly one static_assert. Not API.
+//
+// An `if constexpr` ladder picks the first problem of a pipeline and fires one
+// static_assert on `compile_error<Carrier>`, so that the error's first line names
+// the culprits (see `:diagnostics`) and its message says how to fix it.
+module;
+#include <boost/hana.hpp>
+
+#include <array>
+#include <concepts>
+#include <cstddef>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+export module passline:checks;
+import :pass_info;
+import :concepts;
+import :diagnostics;
+import :analysis;
+
+namespace hana = boost::hana;
+
+namespace passline::detail {
+
+/// Stands for "any IR" where a check does not depend on the IR.
+struct AnyIR {};
+
+enum class Shape { ok, no_info, not_default_constructible, cannot_run };
+
+template <class IR, class P>
+constexpr Shape shape_of() {
+  if constexpr (!HasPassInfo<P>) {
+    return Shape::no_info;
+  } else if constexpr (!std::default_initializable<P>) {
+    return Shape::not_default_constructible;
+  } else if constexpr (!std::is_same_v<IR, AnyIR> && !PassFor<P, IR>) {
+    return Shape::cannot_run;
+  } else {
+    return Shape::ok;
+  }
+}
+
+/// The position of the first type that is not a pass over IR, or the length.
+template <class IR, class Types>
+constexpr std::size_t first_bad_shape(Types types) {
+  constexpr auto shapes = hana::unpack(Types{}, [](auto... pass) {
+    return std::array<Shape, sizeof...(pass)>{shape_of<IR, typename decltype(pass)::type>()...};
+  });
+  std::size_t i = 0;
+  while (i < shapes.size() && shapes[i] == Shape::ok) ++i;
+  (void)types;
+  return i;
+}
+
+template <class P, std::size_t Requirement>
+constexpr auto required_name = [] {
+  constexpr std::string_view name = P::info.required[Requirement];
+  return to_fixed_string<name.size()>(name);
+}();
+
+/// The carrier that names a type that is not a pass over IR.
+template <class IR, class P>
+constexpr auto shape_carrier() {
+  constexpr Shape shape = shape_of<IR, P>();
+  if constexpr (shape == Shape::no_info) {
+    return hana::type_c<not_a_pass<P>>;
+  } else if constexpr (shape == Shape::not_default_constructible) {
+    return hana::type_c<pass_is_not_default_constructible<P>>;
+  } else if constexpr (shape == Shape::cannot_run) {
+    return hana::type_c<pass_cannot_run_on<P, IR>>;
+  } else {
+    return hana::type_c<void>;
+  }
+}
+
+/// The carrier that names the culprits of a finding about the type tuple
+/// `Types`, or void for none.
+template <class Types, Finding F>
+constexpr auto finding_carrier() {
+  if constexpr (F.problem == Problem::duplicate_name) {
+    return hana::type_c<duplicate_pass_name<type_at<Types, F.pass>, type_at<Types, F.other>>>;
+  } else if constexpr (F.problem == Problem::missing) {
+    using P = type_at<Types, F.pass>;
+    return hana::type_c<missing_required_pass<P, required_name<P, F.requirement>>>;
+  } else if constexpr (F.problem == Problem::after_user) {
+    return hana::type_c<
+        required_pass_runs_after_its_user<type_at<Types, F.pass>, type_at<Types, F.other>>>;
+  } else if constexpr (F.problem == Problem::self_requirement) {
+    return hana::type_c<dependency_cycle<type_at<Types, F.pass>>>;
+  } else if constexpr (F.problem == Problem::unknown) {
+    using P = type_at<Types, F.pass>;
+    return hana::type_c<unknown_required_pass<P, required_name<P, F.requirement>>>;
+  } else if constexpr (F.problem == Problem::disabled_required) {
+    return hana::type_c<required_pass_is_disabled<type_at<Types, F.pass>, type_at<Types, F.other>>>;
+  } else {
+    return hana::type_c<void>;
+  }
+}
+
+/// The carrier for the first problem of a static pipeline over IR: the shape of
+/// each pass, then names and ordering; void when there is none.
+template <class IR, class Leaves>
+constexpr auto pipeline_carrier() {
+  constexpr std::size_t bad = first_bad_shape<IR>(Leaves{});
+  if constexpr (bad < decltype(hana::length(Leaves{}))::value) {
+    return shape_carrier<IR, type_at<Leaves, bad>>();
+  } else {
+    return finding_carrier<Leaves, check_order(infos_of(Leaves{}), type_ids_of(Leaves{}))>();
+  }
+}
+
+template <class Carrier>
+inline constexpr Problem problem_of = Problem::none;
+template <class P, fixed_string N>
+inline constexpr Problem problem_of<missing_required_pass<P, N>> = Problem::missing;
+template <class P, class Q>
+inline constexpr Problem problem_of<required_pass_runs_after_its_user<P, Q>> = Problem::after_user;
+template <class P, fixed_string N>
+inline constexpr Problem problem_of<unknown_required_pass<P, N>> = Problem::unknown;
+template <class P, class Q>
+inline constexpr Problem problem_of<duplicate_pass_name<P, Q>> = Problem::duplicate_name;
+template <class... Ps>
+inline constexpr Problem problem_of<dependency_cycle<Ps...>> = Problem::cycle;
+template <class P, class Q>
+inline constexpr Problem problem_of<required_pass_is_disabled<P, Q>> = Problem::disabled_required;
+
+template <class Carrier>
+inline constexpr Shape shape_problem_of = Shape::ok;
+template <class P>
+inline constexpr Shape shape_problem_of<not_a_pass<P>> = Shape::no_info;
+template <class P>
+inline constexpr Shape shape_problem_of<pass_is_not_default_constructible<P>> =
+    Shape::not_default_constructible;
+template <class P, class IR>
+inline constexpr Shape shape_problem_of<pass_cannot_run_on<P, IR>> = Shape::cannot_run;
+
+/// Fires the one static_assert for `Carrier`; nothing for void. Its template
+/// argument is the carrier alone, so the error never repeats the pipeline.
+template <class Carrier>
+constexpr void diagnose() {
+  if constexpr (shape_problem_of<Carrier> == Shape::no_info) {
+    static_assert(compile_error<Carrier>,
+                  "every element of a pipeline must declare "
+                  "`static constexpr passline::PassInfo info` (or be a pipeline)");
+  } else if constexpr (shape_problem_of<Carrier> == Shape::not_default_constructible) {
+    static_assert(compile_error<Carrier>,
+                  "a static pipeline makes its passes itself: give the pass a default "
+                  "constructor, or hold a configured pass in a runtime passline::Pass<IR>");
+  } else if constexpr (shape_problem_of<Carrier> == Shape::cannot_run) {
+    static_assert(compile_error<Carrier>,
+                  "the pass's call operator fits neither shape: a module pass has "
+                  "`IR operator()(IR, passline::PassContext&) const`, a function pass "
+                  "`Function operator()(Function, const IR&, passline::PassContext&) const` "
+                  "with Function = passline::IRTraits<IR>::Function");
+  } else if constexpr (problem_of<Carrier> == Problem::duplicate_name) {
+    static_assert(compile_error<Carrier>,
+                  "two different pass types declare the same PassInfo::name; "
+                  "pass names are unique: rename one of them");
+  } else if constexpr (problem_of<Carrier> == Problem::missing) {
+    static_assert(compile_error<Carrier>,
+                  "no earlier pass of the pipeline provides a pass it requires: add the "
+                  "required pass before it, or let passline::ResolvedSequential insert it");
+  } else if constexpr (problem_of<Carrier> == Problem::after_user) {
+    static_assert(compile_error<Carrier>,
+                  "the pipeline runs a required pass only after the pass that requires it: "
+                  "move it before its user, or let passline::ResolvedSequential insert it");
+  } else if constexpr (problem_of<Carrier> == Problem::unknown) {
+    static_assert(compile_error<Carrier>,
+                  "neither the pipeline nor the catalog has a pass of the required name: add "
+                  "its type to the passline::Catalog, or fix the name in PassInfo::required");
+  } else if constexpr (problem_of<Carrier> == Problem::cycle) {
+    static_assert(compile_error<Carrier>,
+                  "these passes require each other in a cycle (each requires the next, the "
+                  "last the first; a single pass requires itself): remove one requirement");
+  } else if constexpr (problem_of<Carrier> == Problem::disabled_required) {
+    static_assert(compile_error<Carrier>,
+                  "the compiled form disables a pass that a kept pass requires: "
+                  "do not disable it, or disable its user too");
+  }
+}
+
+/// The whole check of a static pipeline over IR. At most one static_assert fires.
+template <class IR, class Leaves>
+using pipeline_carrier_t = typename decltype(pipeline_carrier<IR, Leaves>())::type;
+
+}  // namespace passline::detail

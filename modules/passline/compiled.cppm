@@ -1,0 +1,100 @@
+// The compiled form of a static pipeline: the opt level and the disabled passes
+// fixed at compile time, so that the passes they exclude vanish from the type
+// and no PassContext is consulted.
+//
+// `Compiled<2, Pipeline, "Inline">` is a `CompiledSequential<...>` of the leaf
+// passes that run at opt level 2 with Inline disabled, plus every pass they
+// require (as the runtime layer would run a required pass). Its call operator is
+// the chain of pass calls and nothing else: it compiles to the same machine code
+// as calling the passes by hand.
+module;
+#include <boost/hana.hpp>
+
+#include <array>
+#include <cstddef>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+export module passline:compiled;
+import :pass_info;
+import :context;
+import :diagnostics;
+import :analysis;
+import :checks;
+import :invoke;
+
+namespace hana = boost::hana;
+
+export namespace passline {
+
+/// A pipeline with nothing left to decide at run time: its passes always run.
+template <class... Passes>
+struct CompiledSequential {
+  static constexpr auto passes = hana::tuple_t<Passes...>;
+
+  static constexpr PassInfo info{
+      .name = "CompiledSequential",
+      .opt_level = 0,
+      .summary = "runs its passes in order, unconditionally",
+  };
+
+  template <class IR>
+  IR operator()(IR ir, PassContext& ctx) const {
+    using Carrier = detail::pipeline_carrier_t<IR, decltype(passes)>;
+    if constexpr (std::is_void_v<Carrier>) {
+      return run(std::move(ir), ctx);
+    } else {
+      detail::diagnose<Carrier>();
+      return ir;
+    }
+  }
+
+  template <class IR>
+  static IR run(IR ir, PassContext& ctx) {
+    hana::for_each(passes, [&](auto pass) {
+      ir = detail::invoke_pass(typename decltype(pass)::type{}, std::move(ir), ctx);
+    });
+    return ir;
+  }
+};
+
+}  // namespace passline
+
+namespace passline::detail {
+
+template <int OptLevel, class Pipeline, fixed_string... Disabled>
+struct Compiler {
+  static constexpr auto leaves = leaves_of<Pipeline>();
+  using Leaves = std::remove_cvref_t<decltype(leaves)>;
+  static constexpr std::array<std::string_view, sizeof...(Disabled)> disabled{Disabled.view()...};
+  static constexpr auto plan = plan_compiled(infos_of(leaves), OptLevel, disabled);
+
+  using Carrier = typename decltype(finding_carrier<Leaves, plan.finding>())::type;
+
+  static constexpr auto kept = [] {
+    std::array<std::size_t, plan.keep.size()> positions{};
+    std::size_t size = 0;
+    for (std::size_t i = 0; i < plan.keep.size(); ++i) {
+      if (plan.keep[i]) positions[size++] = i;
+    }
+    return std::pair{positions, size};
+  }();
+
+  template <std::size_t... K>
+  static auto select(std::index_sequence<K...>)
+      -> CompiledSequential<type_at<Leaves, kept.first[K]>...>;
+
+  // One static_assert, and then an empty pipeline so that nothing else fails.
+  using type = decltype(select(
+      std::make_index_sequence<(diagnose<Carrier>(), std::is_void_v<Carrier>) ? kept.second : 0>{}));
+};
+
+}  // namespace passline::detail
+
+export namespace passline {
+
+/// `Pipeline` compiled for `OptLevel` with the passes named `Disabled...` removed.
+template <int OptLevel, class Pipeline, fixed_string... Disabled>
+using Compiled = typename detail::Compiler<OptLevel, Pipeline, Disabled...>::type;
+
+}  // namespace passline

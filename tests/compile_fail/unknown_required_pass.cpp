@@ -1,0 +1,21 @@
+// FoldConstant requires "InferTyp", which neither the pipeline nor the catalog has.
+// expect-error: requirement 'compile_error<passline::unknown_required_pass<FoldConstant, passline::fixed_string<9>\{"InferTyp"\}>>'
+// expect-error: add its type to the passline::Catalog
+// max-lines: 40
+// max-errors: 1
+import passline;
+import passline.testing;
+
+using passline::testing::Step;
+using passline::testing::Trace;
+
+struct InferType : Step<"InferType"> {};
+#ifdef PASSLINE_COMPILE_FAIL
+struct FoldConstant : Step<"FoldConstant", 2, "InferTyp"> {};
+#else
+struct FoldConstant : Step<"FoldConstant", 2, "InferType"> {};
+#endif
+
+using Pipeline = passline::ResolvedSequential<passline::Catalog<InferType>, FoldConstant>;
+
+Trace run(passline::PassContext& ctx) { return Pipeline{}(Trace{}, ctx); }
