@@ -197,6 +197,48 @@ constexpr auto external_requirements(const std::array<PassInfo, N>& infos) {
   return std::pair{names, size};
 }
 
+/// For each pass, the positions of the earlier passes that provide its
+/// requirements (the first pass of each required name), flattened.
+template <std::size_t N, std::size_t R>
+struct ProviderTable {
+  std::array<std::size_t, (R == 0 ? 1 : R)> providers{};
+  std::array<std::size_t, N + 1> offsets{};
+};
+
+template <std::size_t R, std::size_t N>
+constexpr ProviderTable<N, R> providers_of(const std::array<PassInfo, N>& infos) {
+  ProviderTable<N, R> table;
+  NameTable<N> first;
+  for (std::size_t i = 0; i < N; ++i) first.insert(infos[i].name, i);
+  std::size_t size = 0;
+  for (std::size_t i = 0; i < N; ++i) {
+    table.offsets[i] = size;
+    for (std::string_view required : infos[i].required) {
+      std::size_t j = first.find(required);
+      if (j < i) table.providers[size++] = j;  // otherwise the ordering check reports it
+    }
+  }
+  table.offsets[N] = size;
+  return table;
+}
+
+/// The lowest opt level at which each pass runs: its own, or that of a later
+/// pass that requires it, transitively (a required pass runs whenever its user
+/// does). Providers precede users, so one backward sweep settles every level.
+template <std::size_t N, std::size_t R>
+constexpr std::array<int, N> effective_levels(const std::array<PassInfo, N>& infos,
+                                              const ProviderTable<N, R>& table) {
+  std::array<int, N> levels{};
+  for (std::size_t i = 0; i < N; ++i) levels[i] = infos[i].opt_level;
+  for (std::size_t i = N; i-- > 0;) {
+    for (std::size_t k = table.offsets[i]; k < table.offsets[i + 1]; ++k) {
+      std::size_t j = table.providers[k];
+      if (levels[i] < levels[j]) levels[j] = levels[i];
+    }
+  }
+  return levels;
+}
+
 /// Which passes of a pipeline stay in its compiled form: those the opt level
 /// admits and no disabled name removes, and every pass they require, transitively.
 template <std::size_t N>
@@ -241,7 +283,8 @@ constexpr KeepPlan<N> plan_compiled(const std::array<PassInfo, N>& infos, int op
 template <std::size_t N>
 struct ResolutionPlan {
   Finding finding{};
-  std::array<std::size_t, (N == 0 ? 1 : N)> order{};
+  // A user's pass may come twice: inserted for an earlier user, and where listed.
+  std::array<std::size_t, (N == 0 ? 1 : 2 * N)> order{};
   std::size_t size = 0;
   std::array<std::size_t, (N == 0 ? 1 : N)> cycle{};
   std::size_t cycle_size = 0;

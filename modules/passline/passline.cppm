@@ -16,6 +16,7 @@ export import :sequential;
 export import :resolution;
 export import :compiled;
 export import :pass;
+export import :error;
 export import :analysis;
 export import :checks;
 export import :invoke;

@@ -3,12 +3,19 @@
 // The compiler checks a pipeline where it is run: each element must be a pass
 // over the IR, names must be unique, and every required pass must come earlier
 // (nested Sequentials are flattened for this, so an inner pipeline may rely on
-// an outer one). One static_assert reports the first problem. At run time each
-// pass is gated by the PassContext exactly as a runtime pipeline is; the
-// compiler sees every call, so a pipeline costs its passes and a few loads.
+// an outer one). One static_assert reports the first problem.
+//
+// At run time the PassContext gates each pass by the rule the runtime layer
+// uses, required passes included: a pass that a running pass requires runs too,
+// whatever its opt level, and a disabled one is an error. The lowest level at
+// which each pass runs is computed at compile time, so under a context that
+// names no passes the gate is one comparison per pass.
 module;
 #include <boost/hana.hpp>
 
+#include <fmt/format.h>
+
+#include <array>
 #include <cstddef>
 #include <span>
 #include <string_view>
@@ -21,27 +28,45 @@ import :concepts;
 import :analysis;
 import :checks;
 import :invoke;
+import :error;
 
 namespace hana = boost::hana;
 
 namespace passline::detail {
 
-template <class P, class IR>
-IR run_gated(IR ir, PassContext& ctx) {
-  if (!ctx.pass_enabled(P::info)) return ir;
-  if constexpr (StaticPipeline<P>) {
-    return P::run(std::move(ir), ctx);
-  } else {
-    return invoke_pass(P{}, std::move(ir), ctx);
-  }
-}
-
 template <class... Ps>
 struct PipelineFacts {
   static constexpr auto leaves = flatten_passes<Ps...>();
+  using Leaves = std::remove_cvref_t<decltype(leaves)>;
   static constexpr auto infos = infos_of(leaves);
-  static constexpr auto external = external_requirements<total_requirements(infos)>(infos);
+  static constexpr std::size_t size = infos.size();
+  static constexpr std::size_t requirement_count = total_requirements(infos);
+  static constexpr auto external = external_requirements<requirement_count>(infos);
+  static constexpr auto providers = providers_of<requirement_count>(infos);
+  static constexpr auto levels = effective_levels(infos, providers);
 };
+
+/// Which passes run under a context that names passes: those the gating rule
+/// admits, and every pass they require, transitively. A required pass that the
+/// context disables is an error naming both.
+template <std::size_t N, std::size_t R>
+std::array<bool, N> requirement_mask(const std::array<PassInfo, N>& infos,
+                                     const ProviderTable<N, R>& table, const PassContext& ctx) {
+  std::array<bool, N> runs{};
+  for (std::size_t i = N; i-- > 0;) {
+    runs[i] = runs[i] || ctx.pass_enabled(infos[i]);
+    if (!runs[i]) continue;
+    for (std::size_t k = table.offsets[i]; k < table.offsets[i + 1]; ++k) {
+      const PassInfo& provider = infos[table.providers[k]];
+      if (ctx.is_disabled(provider.name)) {
+        throw PipelineError(fmt::format("pass '{}' requires '{}', which the pass context disables",
+                                        infos[i].name, provider.name));
+      }
+      runs[table.providers[k]] = true;
+    }
+  }
+  return runs;
+}
 
 }  // namespace passline::detail
 
@@ -66,7 +91,7 @@ struct Sequential {
   /// Checks the pipeline over IR at compile time, then runs it under `ctx`.
   template <class IR>
   IR operator()(IR ir, PassContext& ctx) const {
-    using Carrier = detail::pipeline_carrier_t<IR, decltype(detail::PipelineFacts<Passes...>::leaves)>;
+    using Carrier = detail::pipeline_carrier_t<IR, typename detail::PipelineFacts<Passes...>::Leaves>;
     if constexpr (std::is_void_v<Carrier>) {
       return run(std::move(ir), ctx);
     } else {
@@ -82,11 +107,24 @@ struct Sequential {
   }
 
   /// Runs without the compile-time checks: how an enclosing pipeline, which has
-  /// checked the whole, runs this one.
+  /// checked the whole, runs this one. Nested pipelines run flattened.
   template <class IR>
   static IR run(IR ir, PassContext& ctx) {
-    hana::for_each(passes, [&](auto pass) {
-      ir = detail::run_gated<typename decltype(pass)::type>(std::move(ir), ctx);
+    using Facts = detail::PipelineFacts<Passes...>;
+    constexpr auto positions = hana::range_c<std::size_t, 0, Facts::size>;
+    if (!ctx.names_passes()) {
+      hana::for_each(positions, [&](auto i) {
+        if (ctx.opt_level >= Facts::levels[i]) {
+          ir = detail::invoke_pass(detail::type_at<typename Facts::Leaves, i>{}, std::move(ir), ctx);
+        }
+      });
+      return ir;
+    }
+    const auto runs = detail::requirement_mask(Facts::infos, Facts::providers, ctx);
+    hana::for_each(positions, [&](auto i) {
+      if (runs[i]) {
+        ir = detail::invoke_pass(detail::type_at<typename Facts::Leaves, i>{}, std::move(ir), ctx);
+      }
     });
     return ir;
   }

@@ -4,7 +4,9 @@
 // order straight off the result. Passes are stamped out from a template so that
 // a test declares exactly the names, levels and requirements it needs.
 module;
+#include <cstddef>
 #include <string>
+#include <utility>
 #include <string_view>
 #include <vector>
 export module passline.testing;
@@ -32,5 +34,77 @@ struct Step {
     return trace;
   }
 };
+
+/// One function of a Program: the passes that ran on it, and what it saw.
+struct Function {
+  std::string name;
+  bool skip = false;
+  std::vector<std::string> ran = {};
+  friend bool operator==(const Function&, const Function&) = default;
+};
+
+/// An IR with functions, for function passes.
+struct Program {
+  std::vector<Function> functions;
+  std::vector<std::string> module_passes = {};
+  friend bool operator==(const Program&, const Program&) = default;
+};
+
+/// A function pass named `Name`: appends its name, and how many functions of
+/// the module had already run it when it saw the module (always 0: every call
+/// sees the module as it was before the pass).
+template <fixed_string Name, int OptLevel = 0, fixed_string... Required>
+struct FunctionStep {
+  static constexpr PassInfo info{
+      .name = Name.view(),
+      .opt_level = OptLevel,
+      .required = needs<Required...>,
+      .summary = "records that it ran on a function",
+  };
+  Function operator()(Function fn, const Program& program, PassContext&) const;
+};
+
+/// A module pass over Program named `Name`.
+template <fixed_string Name, int OptLevel = 0, fixed_string... Required>
+struct ProgramStep {
+  static constexpr PassInfo info{
+      .name = Name.view(),
+      .opt_level = OptLevel,
+      .required = needs<Required...>,
+      .summary = "records that it ran on the module",
+  };
+  Program operator()(Program program, PassContext&) const {
+    program.module_passes.emplace_back(info.name);
+    return program;
+  }
+};
+
+}  // namespace passline::testing
+
+export template <>
+struct passline::IRTraits<passline::testing::Program> {
+  using Function = passline::testing::Function;
+  static std::size_t function_count(const testing::Program& p) { return p.functions.size(); }
+  static const Function& function(const testing::Program& p, std::size_t i) {
+    return p.functions[i];
+  }
+  static void replace_function(testing::Program& p, std::size_t i, Function fn) {
+    p.functions[i] = std::move(fn);
+  }
+  static bool skips_optimization(const Function& fn) { return fn.skip; }
+};
+
+namespace passline::testing {
+
+template <fixed_string Name, int OptLevel, fixed_string... Required>
+Function FunctionStep<Name, OptLevel, Required...>::operator()(Function fn, const Program& program,
+                                                                 PassContext&) const {
+  std::size_t already = 0;
+  for (const Function& other : program.functions) {
+    if (!other.ran.empty() && other.ran.back() == info.name) ++already;
+  }
+  fn.ran.push_back(std::string(info.name) + "@" + std::to_string(already));
+  return fn;
+}
 
 }  // namespace passline::testing
