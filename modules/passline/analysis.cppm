@@ -9,6 +9,7 @@
 module;
 #include <boost/hana.hpp>
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstddef>
@@ -28,7 +29,29 @@ namespace passline::detail {
 template <class P>
 concept StaticPipeline = requires { P::passes; };
 
-/// The leaf passes of `P`: P itself, or the flattened passes of a pipeline.
+/// A flat list of pass types. Per-pass work expands its pack directly and picks
+/// the I-th type in constant time, which keeps a thousand passes cheap to
+/// compile; Hana tuples are what the API shows and what nested pipelines are
+/// flattened with.
+template <class... Ts>
+struct TypeList {
+  static constexpr std::size_t size = sizeof...(Ts);
+  template <std::size_t I>
+  using at = __type_pack_element<I, Ts...>;
+};
+
+template <class... As, class... Bs>
+constexpr TypeList<As..., Bs...> concat(TypeList<As...>, TypeList<Bs...>) {
+  return {};
+}
+
+template <class Tuple>
+constexpr auto to_type_list(Tuple types) {
+  return hana::unpack(types, [](auto... pass) { return TypeList<typename decltype(pass)::type...>{}; });
+}
+
+/// The leaf passes of `P` as a Hana type tuple: P itself, or the flattened
+/// passes of a pipeline.
 template <class P>
 constexpr auto leaves_of() {
   if constexpr (StaticPipeline<P>) {
@@ -40,14 +63,20 @@ constexpr auto leaves_of() {
   }
 }
 
-/// The flattened leaf passes of a list of passes and pipelines.
+/// The flattened leaf passes of a list of passes and pipelines. A list with no
+/// pipeline in it is already flat and is not touched.
 template <class... Ps>
 constexpr auto flatten_passes() {
-  return hana::flatten(hana::make_tuple(leaves_of<Ps>()...));
+  constexpr std::array<bool, sizeof...(Ps) + 1> nested{StaticPipeline<Ps>..., false};
+  if constexpr (std::ranges::find(nested, true) == nested.end()) {
+    return TypeList<Ps...>{};
+  } else {
+    return to_type_list(hana::flatten(hana::make_tuple(leaves_of<Ps>()...)));
+  }
 }
 
-template <class Types, std::size_t I>
-using type_at = typename std::remove_cvref_t<decltype(hana::at_c<I>(std::declval<Types>()))>::type;
+template <class List, std::size_t I>
+using type_at = typename List::template at<I>;
 
 template <class P>
 constexpr PassInfo info_of() {
@@ -58,23 +87,19 @@ constexpr PassInfo info_of() {
   }
 }
 
-/// The PassInfo of each type in a Hana type tuple (empty for non-passes).
-template <class Types>
-constexpr auto infos_of(Types types) {
-  return hana::unpack(types, [](auto... pass) {
-    return std::array<PassInfo, sizeof...(pass)>{info_of<typename decltype(pass)::type>()...};
-  });
+/// The PassInfo of each type of a list (empty for non-passes).
+template <class... Ts>
+constexpr std::array<PassInfo, sizeof...(Ts)> infos_of(TypeList<Ts...>) {
+  return {info_of<Ts>()...};
 }
 
 /// One address per type, so that constexpr code can tell two types apart.
 template <class T>
 inline constexpr char type_tag = 0;
 
-template <class Types>
-constexpr auto type_ids_of(Types types) {
-  return hana::unpack(types, [](auto... pass) {
-    return std::array<const void*, sizeof...(pass)>{&type_tag<typename decltype(pass)::type>...};
-  });
+template <class... Ts>
+constexpr std::array<const void*, sizeof...(Ts)> type_ids_of(TypeList<Ts...>) {
+  return {&type_tag<Ts>...};
 }
 
 constexpr std::uint64_t hash_name(std::string_view name) {
@@ -142,11 +167,11 @@ struct Finding {
   std::size_t requirement = 0;
 };
 
-/// Two different types with one name, within `infos`.
+/// Fills `first` with the first position of each name; reports two different
+/// types with one name.
 template <std::size_t N>
-constexpr Finding find_duplicate_name(const std::array<PassInfo, N>& infos,
-                                      const std::array<const void*, N>& ids) {
-  NameTable<N> first;
+constexpr Finding index_names(const std::array<PassInfo, N>& infos,
+                              const std::array<const void*, N>& ids, NameTable<N>& first) {
   for (std::size_t i = 0; i < N; ++i) {
     std::size_t j = first.insert(infos[i].name, i);
     if (ids[j] != ids[i]) return {.problem = Problem::duplicate_name, .pass = j, .other = i};
@@ -158,11 +183,10 @@ constexpr Finding find_duplicate_name(const std::array<PassInfo, N>& infos,
 template <std::size_t N>
 constexpr Finding check_order(const std::array<PassInfo, N>& infos,
                               const std::array<const void*, N>& ids) {
-  if (Finding duplicate = find_duplicate_name(infos, ids); duplicate.problem != Problem::none) {
+  NameTable<N> first;
+  if (Finding duplicate = index_names(infos, ids, first); duplicate.problem != Problem::none) {
     return duplicate;
   }
-  NameTable<N> first;
-  for (std::size_t i = 0; i < N; ++i) first.insert(infos[i].name, i);
   for (std::size_t i = 0; i < N; ++i) {
     for (std::size_t r = 0; r < infos[i].required.size(); ++r) {
       std::size_t j = first.find(infos[i].required[r]);
@@ -298,12 +322,11 @@ constexpr ResolutionPlan<N> resolve(const std::array<PassInfo, N>& infos,
                                     const std::array<const void*, N>& ids,
                                     std::size_t user_count) {
   ResolutionPlan<N> plan;
-  if (Finding duplicate = find_duplicate_name(infos, ids); duplicate.problem != Problem::none) {
+  NameTable<N> first;
+  if (Finding duplicate = index_names(infos, ids, first); duplicate.problem != Problem::none) {
     plan.finding = duplicate;
     return plan;
   }
-  NameTable<N> first;
-  for (std::size_t i = 0; i < N; ++i) first.insert(infos[i].name, i);
 
   struct Frame {
     std::size_t pass;

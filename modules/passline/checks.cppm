@@ -27,28 +27,21 @@ struct AnyIR {};
 
 enum class Shape { ok, no_info, not_default_constructible, cannot_run };
 
+/// What is wrong with P as a pass over IR. A variable template: cheaper to
+/// instantiate a thousand times than a function.
 template <class IR, class P>
-constexpr Shape shape_of() {
-  if constexpr (!HasPassInfo<P>) {
-    return Shape::no_info;
-  } else if constexpr (!std::default_initializable<P>) {
-    return Shape::not_default_constructible;
-  } else if constexpr (!std::is_same_v<IR, AnyIR> && !PassFor<P, IR>) {
-    return Shape::cannot_run;
-  } else {
-    return Shape::ok;
-  }
-}
+inline constexpr Shape shape_of =
+    !HasPassInfo<P>                                        ? Shape::no_info
+    : !std::default_initializable<P>                       ? Shape::not_default_constructible
+    : !std::is_same_v<IR, AnyIR> && !PassFor<P, IR>        ? Shape::cannot_run
+                                                           : Shape::ok;
 
 /// The position of the first type that is not a pass over IR, or the length.
-template <class IR, class Types>
-constexpr std::size_t first_bad_shape(Types types) {
-  constexpr auto shapes = hana::unpack(Types{}, [](auto... pass) {
-    return std::array<Shape, sizeof...(pass)>{shape_of<IR, typename decltype(pass)::type>()...};
-  });
+template <class IR, class... Ts>
+constexpr std::size_t first_bad_shape(TypeList<Ts...>) {
+  constexpr std::array<Shape, sizeof...(Ts) + 1> shapes{shape_of<IR, Ts>..., Shape::no_info};
   std::size_t i = 0;
-  while (i < shapes.size() && shapes[i] == Shape::ok) ++i;
-  (void)types;
+  while (shapes[i] == Shape::ok) ++i;
   return i;
 }
 
@@ -61,7 +54,7 @@ constexpr auto required_name = [] {
 /// The carrier that names a type that is not a pass over IR.
 template <class IR, class P>
 constexpr auto shape_carrier() {
-  constexpr Shape shape = shape_of<IR, P>();
+  constexpr Shape shape = shape_of<IR, P>;
   if constexpr (shape == Shape::no_info) {
     return hana::type_c<not_a_pass<P>>;
   } else if constexpr (shape == Shape::not_default_constructible) {
@@ -102,7 +95,7 @@ constexpr auto finding_carrier() {
 template <class IR, class Leaves>
 constexpr auto pipeline_carrier() {
   constexpr std::size_t bad = first_bad_shape<IR>(Leaves{});
-  if constexpr (bad < decltype(hana::length(Leaves{}))::value) {
+  if constexpr (bad < Leaves::size) {
     return shape_carrier<IR, type_at<Leaves, bad>>();
   } else {
     return finding_carrier<Leaves, check_order(infos_of(Leaves{}), type_ids_of(Leaves{}))>();

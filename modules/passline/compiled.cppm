@@ -12,6 +12,7 @@ module;
 
 #include <array>
 #include <cstddef>
+#include <initializer_list>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -40,7 +41,7 @@ struct CompiledSequential {
 
   template <class IR>
   IR operator()(IR ir, PassContext& ctx) const {
-    using Carrier = detail::pipeline_carrier_t<IR, decltype(passes)>;
+    using Carrier = detail::pipeline_carrier_t<IR, detail::TypeList<Passes...>>;
     if constexpr (std::is_void_v<Carrier>) {
       return run(std::move(ir), ctx);
     } else {
@@ -51,9 +52,7 @@ struct CompiledSequential {
 
   template <class IR>
   static IR run(IR ir, PassContext& ctx) {
-    hana::for_each(passes, [&](auto pass) {
-      ir = detail::invoke_pass(typename decltype(pass)::type{}, std::move(ir), ctx);
-    });
+    (void)std::initializer_list<int>{(ir = detail::invoke_pass(Passes{}, std::move(ir), ctx), 0)...};
     return ir;
   }
 };
@@ -64,8 +63,8 @@ namespace passline::detail {
 
 template <int OptLevel, class Pipeline, fixed_string... Disabled>
 struct Compiler {
-  static constexpr auto leaves = leaves_of<Pipeline>();
-  using Leaves = std::remove_cvref_t<decltype(leaves)>;
+  using Leaves = decltype(flatten_passes<Pipeline>());
+  static constexpr Leaves leaves{};
   static constexpr std::array<std::string_view, sizeof...(Disabled)> disabled{Disabled.view()...};
   static constexpr auto plan = plan_compiled(infos_of(leaves), OptLevel, disabled);
 

@@ -38,7 +38,7 @@ auto cycle_carrier(std::index_sequence<K...>) -> dependency_cycle<type_at<All, P
 /// The carrier for the first problem of a resolution, or void.
 template <class All, std::size_t Bad, const auto& Plan>
 constexpr auto resolution_carrier() {
-  if constexpr (Bad < decltype(hana::length(All{}))::value) {
+  if constexpr (Bad < All::size) {
     return shape_carrier<AnyIR, type_at<All, Bad>>();
   } else if constexpr (Plan.finding.problem == Problem::cycle) {
     return hana::type_c<decltype(cycle_carrier<All, Plan>(std::make_index_sequence<Plan.cycle_size>{}))>;
@@ -50,12 +50,12 @@ constexpr auto resolution_carrier() {
 template <class Catalog, class... Ps>
 struct Resolver {
   static constexpr auto user = flatten_passes<Ps...>();
-  static constexpr auto all = hana::concat(user, Catalog::entries);
+  static constexpr auto all = concat(user, Catalog::entries);
   using All = std::remove_cvref_t<decltype(all)>;
-  static constexpr std::size_t user_count = decltype(hana::length(user))::value;
+  static constexpr std::size_t user_count = decltype(user)::size;
   static constexpr std::size_t bad = first_bad_shape<AnyIR>(all);
   static constexpr auto plan = [] {
-    if constexpr (bad < decltype(hana::length(all))::value) {
+    if constexpr (bad < All::size) {
       return decltype(resolve(infos_of(all), type_ids_of(all), user_count)){};
     } else {
       return resolve(infos_of(all), type_ids_of(all), user_count);

@@ -17,6 +17,7 @@ module;
 
 #include <array>
 #include <cstddef>
+#include <initializer_list>
 #include <span>
 #include <string_view>
 #include <type_traits>
@@ -36,8 +37,8 @@ namespace passline::detail {
 
 template <class... Ps>
 struct PipelineFacts {
-  static constexpr auto leaves = flatten_passes<Ps...>();
-  using Leaves = std::remove_cvref_t<decltype(leaves)>;
+  using Leaves = decltype(flatten_passes<Ps...>());
+  static constexpr Leaves leaves{};
   static constexpr auto infos = infos_of(leaves);
   static constexpr std::size_t size = infos.size();
   static constexpr std::size_t requirement_count = total_requirements(infos);
@@ -45,6 +46,24 @@ struct PipelineFacts {
   static constexpr auto providers = providers_of<requirement_count>(infos);
   static constexpr auto levels = effective_levels(infos, providers);
 };
+
+/// Runs the passes whose effective level the context's opt level reaches.
+/// The braced list sequences the calls without nesting, whatever their number.
+template <const auto& Levels, class IR, class... Ls, std::size_t... I>
+IR run_by_level(TypeList<Ls...>, std::index_sequence<I...>, IR ir, PassContext& ctx) {
+  (void)std::initializer_list<int>{
+      (ctx.opt_level >= Levels[I] ? void(ir = invoke_pass(Ls{}, std::move(ir), ctx)) : void(), 0)...};
+  return ir;
+}
+
+/// Runs the passes that `runs` marks.
+template <class IR, class... Ls, std::size_t... I, std::size_t N>
+IR run_marked(TypeList<Ls...>, std::index_sequence<I...>, const std::array<bool, N>& runs, IR ir,
+              PassContext& ctx) {
+  (void)std::initializer_list<int>{
+      (runs[I] ? void(ir = invoke_pass(Ls{}, std::move(ir), ctx)) : void(), 0)...};
+  return ir;
+}
 
 /// Which passes run under a context that names passes: those the gating rule
 /// admits, and every pass they require, transitively. A required pass that the
@@ -111,22 +130,12 @@ struct Sequential {
   template <class IR>
   static IR run(IR ir, PassContext& ctx) {
     using Facts = detail::PipelineFacts<Passes...>;
-    constexpr auto positions = hana::range_c<std::size_t, 0, Facts::size>;
+    constexpr auto positions = std::make_index_sequence<Facts::size>{};
     if (!ctx.names_passes()) {
-      hana::for_each(positions, [&](auto i) {
-        if (ctx.opt_level >= Facts::levels[i]) {
-          ir = detail::invoke_pass(detail::type_at<typename Facts::Leaves, i>{}, std::move(ir), ctx);
-        }
-      });
-      return ir;
+      return detail::run_by_level<Facts::levels>(Facts::leaves, positions, std::move(ir), ctx);
     }
     const auto runs = detail::requirement_mask(Facts::infos, Facts::providers, ctx);
-    hana::for_each(positions, [&](auto i) {
-      if (runs[i]) {
-        ir = detail::invoke_pass(detail::type_at<typename Facts::Leaves, i>{}, std::move(ir), ctx);
-      }
-    });
-    return ir;
+    return detail::run_marked(Facts::leaves, positions, runs, std::move(ir), ctx);
   }
 };
 
