@@ -1,6 +1,15 @@
 #!/usr/bin/env bash
-# Runs every runtime benchmark of a build tree, side by side in one run.
-#   benchmarks/run.sh BUILD_DIR [google-benchmark flags...]
+# Runs every benchmark of a build tree; docs/benchmarks.md records the results.
+#   benchmarks/run.sh BUILD_DIR [google-benchmark flags for dispatch...]
 set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 build="${1:?usage: benchmarks/run.sh BUILD_DIR [flags...]}"; shift
+
+echo "== dispatch: 50 no-op passes, side by side"
 "$build/benchmarks/dispatch" --benchmark_counters_tabular=true "$@"
+
+echo; echo "== zero overhead: compiled form vs hand-written calls (callgrind)"
+"$here/zero_overhead.sh" "$build/benchmarks/zero_overhead_probe"
+
+echo; echo "== compile time of static pipelines (plot: docs/compile-time.png)"
+"$here/compile_time/run.sh" "$build" "$here/../docs/compile-time.png"

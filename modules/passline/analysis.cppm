@@ -173,6 +173,7 @@ template <std::size_t N>
 constexpr Finding index_names(const std::array<PassInfo, N>& infos,
                               const std::array<const void*, N>& ids, NameTable<N>& first) {
   for (std::size_t i = 0; i < N; ++i) {
+    if (infos[i].name.empty()) continue;  // not a pass: the shape check reports it
     std::size_t j = first.insert(infos[i].name, i);
     if (ids[j] != ids[i]) return {.problem = Problem::duplicate_name, .pass = j, .other = i};
   }
@@ -336,6 +337,10 @@ constexpr ResolutionPlan<N> resolve(const std::array<PassInfo, N>& infos,
   std::array<bool, (N == 0 ? 1 : N)> emitted{};
   std::array<bool, (N == 0 ? 1 : N)> on_stack{};
   for (std::size_t user = 0; user < user_count; ++user) {
+    if (infos[user].name.empty()) {  // not a pass: kept in place for the shape check
+      plan.order[plan.size++] = user;
+      continue;
+    }
     std::size_t depth = 0;
     stack[depth++] = {user, 0};
     on_stack[first.find(infos[user].name)] = true;

@@ -36,11 +36,9 @@ template <class All, const auto& Plan, std::size_t... K>
 auto cycle_carrier(std::index_sequence<K...>) -> dependency_cycle<type_at<All, Plan.cycle[K]>...>;
 
 /// The carrier for the first problem of a resolution, or void.
-template <class All, std::size_t Bad, const auto& Plan>
+template <class All, const auto& Plan>
 constexpr auto resolution_carrier() {
-  if constexpr (Bad < All::size) {
-    return shape_carrier<AnyIR, type_at<All, Bad>>();
-  } else if constexpr (Plan.finding.problem == Problem::cycle) {
+  if constexpr (Plan.finding.problem == Problem::cycle) {
     return hana::type_c<decltype(cycle_carrier<All, Plan>(std::make_index_sequence<Plan.cycle_size>{}))>;
   } else {
     return finding_carrier<All, Plan.finding>();
@@ -53,16 +51,11 @@ struct Resolver {
   static constexpr auto all = concat(user, Catalog::entries);
   using All = std::remove_cvref_t<decltype(all)>;
   static constexpr std::size_t user_count = decltype(user)::size;
-  static constexpr std::size_t bad = first_bad_shape<AnyIR>(all);
-  static constexpr auto plan = [] {
-    if constexpr (bad < All::size) {
-      return decltype(resolve(infos_of(all), type_ids_of(all), user_count)){};
-    } else {
-      return resolve(infos_of(all), type_ids_of(all), user_count);
-    }
-  }();
+  // Types that are not passes have no name and take no part; the resolved
+  // Sequential reports them, with the IR, where it runs.
+  static constexpr auto plan = resolve(infos_of(all), type_ids_of(all), user_count);
 
-  using Carrier = typename decltype(resolution_carrier<All, bad, plan>())::type;
+  using Carrier = typename decltype(resolution_carrier<All, plan>())::type;
 
   template <std::size_t... K>
   static auto select(std::index_sequence<K...>) -> Sequential<type_at<All, plan.order[K]>...>;

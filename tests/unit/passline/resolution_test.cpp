@@ -66,3 +66,11 @@ TEST(ResolvedSequential, RunsInsertedPassesInDependencyOrder) {
 }
 
 }  // namespace
+
+namespace {
+// A type that is not a pass passes through resolution untouched, so that the
+// resolved Sequential reports it (not_a_pass) with the IR where it runs.
+struct NotAPass {};
+static_assert(std::is_same_v<ResolvedSequential<Catalog<InferType>, NotAPass, FoldConstant>,
+                             Sequential<NotAPass, InferType, FoldConstant>>);
+}  // namespace
