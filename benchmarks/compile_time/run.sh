@@ -40,7 +40,7 @@ set terminal pngcairo size 800,500 noenhanced
 set output "$plot"
 set title "passline: compile time of a static pipeline (clang 19, -fsyntax-only)"
 set xlabel "passes in the pipeline (each requires 2 earlier ones)"
-set ylabel "seconds"
+set ylabel "seconds of CPU time"
 set key left top
 set grid
 plot "$work/data" using 1:2 with linespoints title "baseline (no check)", \
