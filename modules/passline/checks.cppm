@@ -22,19 +22,16 @@ namespace hana = boost::hana;
 
 namespace passline::detail {
 
-/// Stands for "any IR" where a check does not depend on the IR.
-struct AnyIR {};
-
 enum class Shape { ok, no_info, not_default_constructible, cannot_run };
 
 /// What is wrong with P as a pass over IR. A variable template: cheaper to
 /// instantiate a thousand times than a function.
 template <class IR, class P>
 inline constexpr Shape shape_of =
-    !HasPassInfo<P>                                        ? Shape::no_info
-    : !std::default_initializable<P>                       ? Shape::not_default_constructible
-    : !std::is_same_v<IR, AnyIR> && !PassFor<P, IR>        ? Shape::cannot_run
-                                                           : Shape::ok;
+    !HasPassInfo<P>                  ? Shape::no_info
+    : !std::default_initializable<P> ? Shape::not_default_constructible
+    : !PassFor<P, IR>                ? Shape::cannot_run
+                                     : Shape::ok;
 
 /// The position of the first type that is not a pass over IR, or the length.
 template <class IR, class... Ts>
