@@ -264,44 +264,50 @@ constexpr std::array<int, N> effective_levels(const std::array<PassInfo, N>& inf
   return levels;
 }
 
-/// Which passes of a pipeline stay in its compiled form: those the opt level
-/// admits and no disabled name removes, and every pass they require, transitively.
+/// Which passes run: those `enabled` admits, and every pass they require,
+/// transitively (a required pass runs whenever its user does). A required pass
+/// that `disabled` names stops it with a finding naming user and provider.
+/// Shared by the compiled form (at compile time) and by static pipelines under
+/// a context that names passes (at run time).
 template <std::size_t N>
-struct KeepPlan {
-  std::array<bool, N> keep{};
+struct RunPlan {
+  std::array<bool, N> runs{};
   Finding finding{};
 };
 
-template <std::size_t N, std::size_t D>
-constexpr KeepPlan<N> plan_compiled(const std::array<PassInfo, N>& infos, int opt_level,
-                                    const std::array<std::string_view, D>& disabled) {
-  KeepPlan<N> plan;
-  auto is_disabled = [&](std::string_view name) {
-    for (std::string_view d : disabled) {
-      if (d == name) return true;
-    }
-    return false;
-  };
-  NameTable<N> first;
-  for (std::size_t i = 0; i < N; ++i) {
-    first.insert(infos[i].name, i);
-    plan.keep[i] = !is_disabled(infos[i].name) && opt_level >= infos[i].opt_level;
-  }
+template <std::size_t N, std::size_t R, class Enabled, class Disabled>
+constexpr RunPlan<N> close_over_requirements(const std::array<PassInfo, N>& infos,
+                                             const ProviderTable<N, R>& table, Enabled enabled,
+                                             Disabled disabled) {
+  RunPlan<N> plan;
   // Providers come before their users, so one backward sweep closes the set.
   for (std::size_t i = N; i-- > 0;) {
-    if (!plan.keep[i]) continue;
-    for (std::size_t r = 0; r < infos[i].required.size(); ++r) {
-      std::size_t j = first.find(infos[i].required[r]);
-      if (j == NameTable<N>::npos || j > i) continue;  // the ordering check reports it
-      if (is_disabled(infos[j].name)) {
-        plan.finding = {.problem = Problem::disabled_required, .pass = i, .other = j, .requirement = r};
+    plan.runs[i] = plan.runs[i] || enabled(infos[i]);
+    if (!plan.runs[i]) continue;
+    for (std::size_t k = table.offsets[i]; k < table.offsets[i + 1]; ++k) {
+      std::size_t j = table.providers[k];
+      if (disabled(infos[j].name)) {
+        plan.finding = {.problem = Problem::disabled_required, .pass = i, .other = j};
         return plan;
       }
-      plan.keep[j] = true;
+      plan.runs[j] = true;
     }
   }
   return plan;
 }
+
+/// What the analysis knows of a pipeline of `Ps...`, computed once.
+template <class... Ps>
+struct PipelineFacts {
+  using Leaves = decltype(flatten_passes<Ps...>());
+  static constexpr Leaves leaves{};
+  static constexpr auto infos = infos_of(leaves);
+  static constexpr std::size_t size = infos.size();
+  static constexpr std::size_t requirement_count = total_requirements(infos);
+  static constexpr auto external = external_requirements<requirement_count>(infos);
+  static constexpr auto providers = providers_of<requirement_count>(infos);
+  static constexpr auto levels = effective_levels(infos, providers);
+};
 
 /// The passes of a resolved pipeline, as positions in the candidate list
 /// (the user's passes first, then the catalog's), or the problem that stops it.

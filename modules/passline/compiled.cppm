@@ -10,6 +10,7 @@
 module;
 #include <boost/hana.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <initializer_list>
@@ -63,18 +64,24 @@ namespace passline::detail {
 
 template <int OptLevel, class Pipeline, fixed_string... Disabled>
 struct Compiler {
-  using Leaves = decltype(flatten_passes<Pipeline>());
-  static constexpr Leaves leaves{};
+  using Facts = PipelineFacts<Pipeline>;
+  using Leaves = typename Facts::Leaves;
   static constexpr std::array<std::string_view, sizeof...(Disabled)> disabled{Disabled.view()...};
-  static constexpr auto plan = plan_compiled(infos_of(leaves), OptLevel, disabled);
+  static constexpr bool is_disabled(std::string_view name) {
+    return std::ranges::find(disabled, name) != disabled.end();
+  }
+  static constexpr auto plan = close_over_requirements(
+      Facts::infos, Facts::providers,
+      [](const PassInfo& info) { return !is_disabled(info.name) && OptLevel >= info.opt_level; },
+      [](std::string_view name) { return is_disabled(name); });
 
   using Carrier = typename decltype(finding_carrier<Leaves, plan.finding>())::type;
 
   static constexpr auto kept = [] {
-    std::array<std::size_t, plan.keep.size()> positions{};
+    std::array<std::size_t, Facts::size> positions{};
     std::size_t size = 0;
-    for (std::size_t i = 0; i < plan.keep.size(); ++i) {
-      if (plan.keep[i]) positions[size++] = i;
+    for (std::size_t i = 0; i < Facts::size; ++i) {
+      if (plan.runs[i]) positions[size++] = i;
     }
     return std::pair{positions, size};
   }();

@@ -35,56 +35,29 @@ namespace hana = boost::hana;
 
 namespace passline::detail {
 
-template <class... Ps>
-struct PipelineFacts {
-  using Leaves = decltype(flatten_passes<Ps...>());
-  static constexpr Leaves leaves{};
-  static constexpr auto infos = infos_of(leaves);
-  static constexpr std::size_t size = infos.size();
-  static constexpr std::size_t requirement_count = total_requirements(infos);
-  static constexpr auto external = external_requirements<requirement_count>(infos);
-  static constexpr auto providers = providers_of<requirement_count>(infos);
-  static constexpr auto levels = effective_levels(infos, providers);
-};
-
-/// Runs the passes whose effective level the context's opt level reaches.
-/// The braced list sequences the calls without nesting, whatever their number.
-template <const auto& Levels, class IR, class... Ls, std::size_t... I>
-IR run_by_level(TypeList<Ls...>, std::index_sequence<I...>, IR ir, PassContext& ctx) {
+/// Runs the passes for which `runs(I)` holds, in order. The braced list
+/// sequences the calls without nesting, whatever their number.
+template <class IR, class... Ls, std::size_t... I, class Runs>
+IR run_where(TypeList<Ls...>, std::index_sequence<I...>, Runs runs, IR ir, PassContext& ctx) {
   (void)std::initializer_list<int>{
-      (ctx.opt_level >= Levels[I] ? void(ir = invoke_pass(Ls{}, std::move(ir), ctx)) : void(), 0)...};
-  return ir;
-}
-
-/// Runs the passes that `runs` marks.
-template <class IR, class... Ls, std::size_t... I, std::size_t N>
-IR run_marked(TypeList<Ls...>, std::index_sequence<I...>, const std::array<bool, N>& runs, IR ir,
-              PassContext& ctx) {
-  (void)std::initializer_list<int>{
-      (runs[I] ? void(ir = invoke_pass(Ls{}, std::move(ir), ctx)) : void(), 0)...};
+      (runs(I) ? void(ir = invoke_pass(Ls{}, std::move(ir), ctx)) : void(), 0)...};
   return ir;
 }
 
 /// Which passes run under a context that names passes: those the gating rule
-/// admits, and every pass they require, transitively. A required pass that the
-/// context disables is an error naming both.
+/// admits and every pass they require; a required pass that the context
+/// disables is an error naming both.
 template <std::size_t N, std::size_t R>
 std::array<bool, N> requirement_mask(const std::array<PassInfo, N>& infos,
                                      const ProviderTable<N, R>& table, const PassContext& ctx) {
-  std::array<bool, N> runs{};
-  for (std::size_t i = N; i-- > 0;) {
-    runs[i] = runs[i] || ctx.pass_enabled(infos[i]);
-    if (!runs[i]) continue;
-    for (std::size_t k = table.offsets[i]; k < table.offsets[i + 1]; ++k) {
-      const PassInfo& provider = infos[table.providers[k]];
-      if (ctx.is_disabled(provider.name)) {
-        throw PipelineError(fmt::format("pass '{}' requires '{}', which the pass context disables",
-                                        infos[i].name, provider.name));
-      }
-      runs[table.providers[k]] = true;
-    }
+  const RunPlan<N> plan = close_over_requirements(
+      infos, table, [&](const PassInfo& info) { return ctx.pass_enabled(info); },
+      [&](std::string_view name) { return ctx.is_disabled(name); });
+  if (plan.finding.problem != Problem::none) {
+    throw PipelineError(fmt::format("pass '{}' requires '{}', which the pass context disables",
+                                    infos[plan.finding.pass].name, infos[plan.finding.other].name));
   }
-  return runs;
+  return plan.runs;
 }
 
 }  // namespace passline::detail
@@ -132,10 +105,12 @@ struct Sequential {
     using Facts = detail::PipelineFacts<Passes...>;
     constexpr auto positions = std::make_index_sequence<Facts::size>{};
     if (!ctx.names_passes()) {
-      return detail::run_by_level<Facts::levels>(Facts::leaves, positions, std::move(ir), ctx);
+      auto reaches = [&](std::size_t i) { return ctx.opt_level >= Facts::levels[i]; };
+      return detail::run_where(Facts::leaves, positions, reaches, std::move(ir), ctx);
     }
     const auto runs = detail::requirement_mask(Facts::infos, Facts::providers, ctx);
-    return detail::run_marked(Facts::leaves, positions, runs, std::move(ir), ctx);
+    auto marked = [&](std::size_t i) { return runs[i]; };
+    return detail::run_where(Facts::leaves, positions, marked, std::move(ir), ctx);
   }
 };
 
