@@ -163,16 +163,16 @@ int main() {
   print(optimized);
 
   // A runtime pipeline: type-erased passes, chosen while the program runs.
-  std::vector<passline::Pass<Module>> passes{FoldConstant{}, SimplifyAlgebra{},
-                                             DeadCodeElimination{}};
+  const passline::Pass<Module> pipeline =
+      passline::sequential<Module>({FoldConstant{}, SimplifyAlgebra{}, DeadCodeElimination{}});
   passline::PassContext o1{.opt_level = 1};  // SimplifyAlgebra (level 2) is skipped
   auto scope = o1.enter();
   const passline::PassContext& current = passline::PassContext::current();
   fmt::print("\nruntime pipeline at opt level {}:", current.opt_level);
-  for (const auto& pass : passes) {
+  for (const auto& pass : pipeline.passes()) {
     fmt::print(" {}{}", pass.info().name, current.pass_enabled(pass.info()) ? "" : " (skipped)");
   }
   fmt::print("\n");
-  Module reduced = passline::run_sequence(passes, example(), passline::PassContext::current());
+  Module reduced = pipeline(example());
   print(reduced);
 }

@@ -19,7 +19,7 @@ done
 all=$(for ((i = 0; i < n; ++i)); do printf 'P%d, ' "$i"; done); all="${all%, }"
 odd=$(for ((i = 1; i < n; i += 2)); do printf 'P%d, ' "$i"; done); odd="${odd%, }"
 case "$variant" in
-  baseline) echo "int run(passline::PassContext& ctx) { return passline::Sequential<$all>::run(0, ctx); }" ;;
+  baseline) echo "int run(passline::PassContext& ctx) { return passline::Sequential<$all>{}.run(0, ctx); }" ;;
   check) echo "int run(passline::PassContext& ctx) { return passline::Sequential<$all>{}(0, ctx); }" ;;
   resolve)
     echo "using Resolved = passline::ResolvedSequential<passline::Catalog<$all>, $odd>;"

@@ -3,14 +3,24 @@
 // Contexts nest in a thread-local stack (`auto scope = ctx.enter();`), so that code
 // deep inside a pipeline asks `PassContext::current()` instead of threading
 // settings through every call. The gating rule lives here once and is used by
-// static and runtime pipelines alike.
+// static and runtime pipelines alike. A context is a value: copy it (or
+// `derive()` one from the current context) to change one setting and keep the
+// rest; copies share the diagnostics sink and the instruments.
 module;
 #include <algorithm>
+#include <cstddef>
+#include <exception>
+#include <memory>
 #include <string>
 #include <string_view>
+#include <thread>
+#include <utility>
 #include <vector>
 export module passline:context;
 import :pass_info;
+import :config;
+import :instrument;
+import :reporting;
 
 export namespace passline {
 
@@ -22,6 +32,12 @@ class PassContext {
   std::vector<std::string> required = {};
   /// Passes that never run.
   std::vector<std::string> disabled = {};
+  /// Values of registered config keys.
+  Config config = {};
+  /// Observers of every pass run under this context, in call order.
+  std::vector<std::shared_ptr<Instrument>> instruments = {};
+  /// Where passes report diagnostics; shared by copies of the context.
+  std::shared_ptr<Diagnostics> diagnostics = std::make_shared<Diagnostics>();
 
   inline bool is_required(std::string_view name) const {
     return std::ranges::find(required, name) != required.end();
@@ -34,6 +50,9 @@ class PassContext {
   /// not, a pass runs iff the opt level admits it (or a pass that requires it).
   inline bool names_passes() const { return !required.empty() || !disabled.empty(); }
 
+  /// Whether the context has anything to say beyond the opt level.
+  inline bool is_plain() const { return !names_passes() && instruments.empty(); }
+
   /// The gating rule: disabled -> skip; required -> run; else by opt level.
   inline bool pass_enabled(const PassInfo& info) const {
     if (is_disabled(info.name)) return false;
@@ -41,13 +60,75 @@ class PassContext {
     return opt_level >= info.opt_level;
   }
 
+  /// Threads for function passes: the `threads` config key, 0 meaning one per
+  /// hardware thread.
+  std::size_t thread_count() const {
+    const auto threads = config.get(config::threads);
+    if (threads > 0) return static_cast<std::size_t>(threads);
+    return std::max(1u, std::thread::hardware_concurrency());
+  }
+
+  /// A copy of this context, to change a few settings and keep the others.
+  PassContext derive() const { return *this; }
+  /// A copy with `instrument` added after the others.
+  PassContext with_instrument(std::shared_ptr<Instrument> instrument) const {
+    PassContext ctx = *this;
+    ctx.instruments.push_back(std::move(instrument));
+    return ctx;
+  }
+
   /// Makes this context the current one on this thread until the scope ends.
+  /// Entering tells every instrument (`enter_context`) in order; if one throws,
+  /// those already entered exit in reverse order and the context is not made
+  /// current. Leaving tells every instrument (`exit_context`) in order.
   class Scope {
    public:
-    explicit Scope(PassContext& ctx) : previous_(top()) { top() = &ctx; }
+    explicit Scope(PassContext& ctx) : ctx_(ctx), previous_(top()) {
+      std::size_t entered = 0;
+      try {
+        for (; entered < ctx.instruments.size(); ++entered) ctx.instruments[entered]->enter_context();
+      } catch (...) {
+        while (entered > 0) exit_quietly(*ctx.instruments[--entered]);
+        throw;
+      }
+      top() = &ctx;
+    }
     Scope(const Scope&) = delete;
     Scope& operator=(const Scope&) = delete;
-    ~Scope() { top() = previous_; }
+    ~Scope() {
+      top() = previous_;
+      for (const auto& instrument : ctx_.instruments) exit_quietly(*instrument);
+    }
+
+   private:
+    /// An exit hook that throws cannot stop the exit; it becomes a diagnostic.
+    void exit_quietly(Instrument& instrument) noexcept {
+      try {
+        instrument.exit_context();
+      } catch (const std::exception& error) {
+        report_exit_failure(error.what());
+      } catch (...) {
+        report_exit_failure("unknown exception");
+      }
+    }
+    void report_exit_failure(std::string_view what) noexcept {
+      try {
+        ctx_.diagnostics->error({}, "instrument failed on exit: " + std::string(what));
+      } catch (...) {  // NOLINT(bugprone-empty-catch): out of memory while reporting
+      }
+    }
+    PassContext& ctx_;
+    PassContext* previous_;
+  };
+
+  /// Makes a context current on this thread without entering it (no instrument
+  /// hooks): for worker threads that act for a caller inside its scope.
+  class Binding {
+   public:
+    explicit Binding(PassContext& ctx) : previous_(top()) { top() = &ctx; }
+    Binding(const Binding&) = delete;
+    Binding& operator=(const Binding&) = delete;
+    ~Binding() { top() = previous_; }
 
    private:
     PassContext* previous_;

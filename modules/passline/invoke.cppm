@@ -2,31 +2,88 @@
 //
 // A module pass is called as it is. A function pass is lifted to the module, as
 // TVM does: it runs on every function not marked to skip optimization, and
-// every call sees the module as it was before the pass, so the order of the
-// functions cannot change the result.
+// every call sees the module as it was before the pass, so neither the order of
+// the functions nor the number of threads can change the result. With more
+// than one thread (the `threads` config key) functions run in parallel on TBB;
+// results are put back in function order, and if several functions fail, the
+// error of the first one is the one reported, as it would be on one thread.
 module;
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <optional>
+#include <thread>
 #include <utility>
+#include <variant>
 #include <vector>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 export module passline:invoke;
 import :context;
 import :concepts;
 import :ir_traits;
+import :config;
+import :value;
 
 namespace passline::detail {
 
-template <class P, class IR>
-IR run_function_pass(const P& pass, IR ir, PassContext& ctx) {
+inline std::size_t hardware_threads() {
+  static const std::size_t threads = std::max(1u, std::thread::hardware_concurrency());
+  return threads;
+}
+
+/// Threads for function passes under `ctx`: the `threads` key, 0 for all.
+inline std::size_t function_threads(const PassContext& ctx) {
+  const Value* value = ctx.config.find(config::threads.name);
+  const std::int64_t threads = value ? std::get<std::int64_t>(*value) : 0;
+  return threads > 0 ? static_cast<std::size_t>(threads) : hardware_threads();
+}
+
+/// Runs `pass(function, module, ctx)` on each function of `ir` that does not skip optimization.
+template <class IR, class FunctionCall>
+IR run_on_functions(const FunctionCall& pass, IR ir, PassContext& ctx) {
   using Traits = IRTraits<IR>;
+  using Function = FunctionOf<IR>;
   const std::size_t count = Traits::function_count(ir);
-  std::vector<std::pair<std::size_t, FunctionOf<IR>>> updates;
-  updates.reserve(count);
-  for (std::size_t i = 0; i < count; ++i) {
-    const FunctionOf<IR>& fn = Traits::function(ir, i);
-    if (Traits::skips_optimization(fn)) continue;
-    updates.emplace_back(i, pass(FunctionOf<IR>(fn), std::as_const(ir), ctx));
+  std::vector<std::optional<Function>> results(count);
+  auto visit = [&](std::size_t i) {
+    const Function& fn = Traits::function(ir, i);
+    if (!Traits::skips_optimization(fn)) results[i].emplace(pass(Function(fn), std::as_const(ir), ctx));
+  };
+  const std::size_t threads = count < 2 ? 1 : function_threads(ctx);
+  if (threads == 1) {
+    for (std::size_t i = 0; i < count; ++i) visit(i);
+  } else {
+    std::vector<std::exception_ptr> errors(count);
+    PassContext& caller_context = PassContext::current();
+    auto body = [&] {
+      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, count), [&](const tbb::blocked_range<std::size_t>& range) {
+        PassContext::Binding binding(caller_context);
+        for (std::size_t i = range.begin(); i != range.end(); ++i) {
+          try {
+            visit(i);
+          } catch (...) {
+            errors[i] = std::current_exception();
+          }
+        }
+      });
+    };
+    if (threads == hardware_threads()) {
+      body();
+    } else {
+      tbb::task_arena arena(static_cast<int>(threads));
+      arena.execute(body);
+    }
+    for (const std::exception_ptr& error : errors) {
+      if (error) std::rethrow_exception(error);
+    }
   }
-  for (auto& [index, fn] : updates) Traits::replace_function(ir, index, std::move(fn));
+  for (std::size_t i = 0; i < count; ++i) {
+    if (results[i]) Traits::replace_function(ir, i, std::move(*results[i]));
+  }
   return ir;
 }
 
@@ -35,7 +92,7 @@ IR invoke_pass(const P& pass, IR ir, PassContext& ctx) {
   if constexpr (ModulePass<P, IR>) {
     return pass(std::move(ir), ctx);
   } else {
-    return run_function_pass(pass, std::move(ir), ctx);
+    return run_on_functions(pass, std::move(ir), ctx);
   }
 }
 

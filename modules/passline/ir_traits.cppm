@@ -1,22 +1,34 @@
 // IRTraits: what passline needs to know about an IR, specialized by the IR.
 //
 // The library never asks an IR type for members of its own: an IR opts in by
-// specializing `passline::IRTraits<IR>`. The function part (below) lets function
-// passes run on each function of a module; an IR without it has module passes only.
+// specializing `passline::IRTraits<IR>`, and each part is optional. The function
+// part lets function passes run on each function of a module. The identity
+// test lets required passes stay satisfied while the IR is unchanged. Printing
+// and fingerprints let instruments show and compare the IR.
 module;
 #include <concepts>
 #include <cstddef>
+#include <cstdint>
+#include <string>
 #include <utility>
 export module passline:ir_traits;
 
 export namespace passline {
 
-/// Specialize for your IR. For function passes, provide:
+/// Specialize for your IR. Every part is optional.
+///
+/// Functions (for function passes):
 ///   using Function = ...;
 ///   static std::size_t function_count(const IR&);
 ///   static const Function& function(const IR&, std::size_t index);
 ///   static void replace_function(IR&, std::size_t index, Function);
 ///   static bool skips_optimization(const Function&);
+/// Identity (required passes stay satisfied while it holds; without it, or
+/// `operator==`, every pass counts as a change):
+///   static bool identical(const IR& before, const IR& after);  // cheap, e.g. a pointer compare
+/// Presentation (for instruments):
+///   static std::string print(const IR&);
+///   static std::uint64_t fingerprint(const IR&);                // structural hash
 template <class IR>
 struct IRTraits {};
 
@@ -34,5 +46,33 @@ concept HasFunctions =
 /// The function type of an IR with functions.
 template <HasFunctions IR>
 using FunctionOf = typename IRTraits<IR>::Function;
+
+/// An IR with an identity test, its own or its `operator==`.
+template <class IR>
+concept HasIdentity = requires(const IR& a, const IR& b) {
+  { IRTraits<IR>::identical(a, b) } -> std::convertible_to<bool>;
+} || std::equality_comparable<IR>;
+
+/// An IR that IRTraits can print.
+template <class IR>
+concept Printable = requires(const IR& ir) {
+  { IRTraits<IR>::print(ir) } -> std::convertible_to<std::string>;
+};
+
+/// An IR that IRTraits can fingerprint.
+template <class IR>
+concept Fingerprintable = requires(const IR& ir) {
+  { IRTraits<IR>::fingerprint(ir) } -> std::convertible_to<std::uint64_t>;
+};
+
+/// True when `after` is `before`, unchanged: the IR's identity test.
+template <HasIdentity IR>
+bool identical(const IR& before, const IR& after) {
+  if constexpr (requires { IRTraits<IR>::identical(before, after); }) {
+    return IRTraits<IR>::identical(before, after);
+  } else {
+    return before == after;
+  }
+}
 
 }  // namespace passline

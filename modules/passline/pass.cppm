@@ -2,84 +2,217 @@
 //
 // It is how passes chosen at run time (by name, from pipeline text) are held.
 // Any static pass or static pipeline converts to one; so does a callable with a
-// PassInfo, the runtime counterpart of TVM's CreateModulePass.
+// PassInfo (`module_pass`, `function_pass`: TVM's CreateModulePass and
+// CreateFunctionPass), and `sequential` makes a runtime pipeline of them.
+//
+// Running a Pass starts a run (or joins the one in progress): the gating rule
+// of the context, instrument hooks, and required passes pulled in from the
+// registry unless they already ran on an identical IR.
 module;
+#include <boost/hana.hpp>
+
+#include <cstddef>
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 export module passline:pass;
 import :pass_info;
 import :context;
 import :concepts;
+import :ir_traits;
 import :invoke;
+import :analysis;
+import :execution;
+import :options;
+import :text_format;
+import :value;
+
+namespace hana = boost::hana;
+
+namespace passline::detail {
+
+template <class IR, class P>
+struct StaticNode final : PassNode<IR> {
+  explicit StaticNode(P p) : PassNode<IR>(P::info), pass(std::move(p)) {
+    this->options = option_values(pass);
+    if constexpr (StaticPipeline<P>) {
+      this->notes = false;
+      this->sequence = true;
+      hana::for_each(P::passes, [&](auto element) {
+        using Element = typename decltype(element)::type;
+        this->children.push_back(std::make_shared<const StaticNode<IR, Element>>(Element{}));
+      });
+    }
+    this->tracks = !P::info.required.empty();
+  }
+  IR run(IR ir, PassContext& ctx) const override { return invoke_pass(pass, std::move(ir), ctx); }
+  P pass;
+};
+
+template <class IR, class Call>
+struct CallableNode final : PassNode<IR> {
+  CallableNode(const PassInfo& info, Call fn) : PassNode<IR>(std::make_unique<OwnedInfo>(info)), call(std::move(fn)) {
+    this->tracks = !info.required.empty();
+  }
+  IR run(IR ir, PassContext& ctx) const override {
+    if constexpr (std::is_invocable_r_v<IR, const Call&, IR, PassContext&>) {
+      return call(std::move(ir), ctx);
+    } else {
+      return run_on_functions(call, std::move(ir), ctx);
+    }
+  }
+  Call call;
+};
+
+/// A pass under another name or with option values stamped on it: how a
+/// registry hands out what its factories made. Runs what it wraps.
+template <class IR>
+struct RenamedNode final : PassNode<IR> {
+  RenamedNode(const PassInfo& info, std::shared_ptr<const PassNode<IR>> wrapped, std::string registered,
+              std::vector<std::pair<std::string, Value>> values)
+      : PassNode<IR>(std::make_unique<OwnedInfo>(info)), inner(std::move(wrapped)) {
+    this->children = inner->children;
+    this->pipeline = inner->pipeline;
+    this->sequence = inner->sequence;
+    this->notes = inner->notes;
+    this->tracks = inner->tracks;
+    this->source = inner->source;
+    this->registered_as = std::move(registered);
+    this->options = std::move(values);
+  }
+  IR run(IR ir, PassContext& ctx) const override { return inner->run(std::move(ir), ctx); }
+  std::shared_ptr<const PassNode<IR>> inner;
+};
+
+/// The unqualified name of a type, as the compiler spells it.
+template <class T>
+constexpr std::string_view type_name() {
+  std::string_view text = __PRETTY_FUNCTION__;
+  text.remove_prefix(text.find("T = ") + 4);
+  text = text.substr(0, text.find_first_of(";]"));
+  const std::size_t template_args = text.find('<');
+  const std::size_t scope = text.rfind("::", template_args);
+  return scope == std::string_view::npos ? text : text.substr(scope + 2);
+}
+
+}  // namespace passline::detail
 
 export namespace passline {
 
 template <class IR>
 class Pass {
  public:
+  using Node = detail::PassNode<IR>;
+
   /// From a static pass type of either shape, or a static pipeline.
   template <PassFor<IR> P>
-  Pass(P pass) : self_(std::make_shared<const Static<P>>(std::move(pass))) {}
+  Pass(P pass) : node_(std::make_shared<const detail::StaticNode<IR, P>>(std::move(pass))) {}
 
-  /// From a callable and the PassInfo that describes it. The PassInfo's strings
-  /// are copied, so they may come from run-time data.
+  /// A module pass from a callable `IR(IR, PassContext&)` and the PassInfo that
+  /// describes it. The PassInfo's strings are copied: they may be run-time data.
   Pass(const PassInfo& info, std::function<IR(IR, PassContext&)> run)
-      : self_(std::make_shared<const Dynamic>(info, std::move(run))) {}
+      : node_(std::make_shared<const detail::CallableNode<IR, std::function<IR(IR, PassContext&)>>>(info,
+                                                                                                     std::move(run))) {}
 
-  const PassInfo& info() const { return self_->info; }
+  /// The pass behind a node (how registries and pipelines hand out passes).
+  explicit Pass(std::shared_ptr<const Node> node) : node_(std::move(node)) {}
 
-  IR operator()(IR ir, PassContext& ctx) const { return self_->run(std::move(ir), ctx); }
+  const PassInfo& info() const { return node_->info; }
+
+  /// Whether this is a pipeline (runtime or static) with passes of its own.
+  bool is_pipeline() const { return node_->sequence; }
+
+  /// The passes of a pipeline, in order; empty for a single pass.
+  std::vector<Pass> passes() const {
+    std::vector<Pass> result;
+    for (const auto& child : node_->children) result.emplace_back(child);
+    return result;
+  }
+
+  /// The values of the pass's options, in declaration order.
+  const std::vector<std::pair<std::string, Value>>& options() const { return node_->options; }
+
+  /// The pass as canonical pipeline text: `A,B{x=1},seq(C,D)`.
+  std::string text() const { return detail::node_text(*node_, true); }
+
+  /// Runs the pass under `ctx` (the gating rule applies to the pass itself too).
+  IR operator()(IR ir, PassContext& ctx) const {
+    using Run = detail::Execution<IR>;
+    if (Run* run = Run::active(); run && &run->context() == &ctx) return run->run(*node_, std::move(ir));
+    Run run(ctx, node_->tracks);
+    return run.run(*node_, std::move(ir));
+  }
+
+  /// Runs the pass under `PassContext::current()`.
+  IR operator()(IR ir) const { return (*this)(std::move(ir), PassContext::current()); }
+
+  const Node& node() const { return *node_; }
+  const std::shared_ptr<const Node>& shared_node() const { return node_; }
 
  private:
-  struct Model {
-    explicit Model(const PassInfo& pass_info) : info(pass_info) {}
-    virtual ~Model() = default;
-    virtual IR run(IR ir, PassContext& ctx) const = 0;
-    PassInfo info;
-  };
-
-  template <class P>
-  struct Static final : Model {
-    explicit Static(P p) : Model(P::info), pass(std::move(p)) {}
-    IR run(IR ir, PassContext& ctx) const override {
-      return detail::invoke_pass(pass, std::move(ir), ctx);
-    }
-    P pass;
-  };
-
-  struct Dynamic final : Model {
-    Dynamic(const PassInfo& pass_info, std::function<IR(IR, PassContext&)> fn)
-        : Model(pass_info),
-          name(pass_info.name),
-          summary(pass_info.summary),
-          required(pass_info.required.begin(), pass_info.required.end()),
-          required_views(required.begin(), required.end()),
-          run_fn(std::move(fn)) {
-      this->info.name = name;
-      this->info.summary = summary;
-      this->info.required = required_views;
-    }
-    IR run(IR ir, PassContext& ctx) const override { return run_fn(std::move(ir), ctx); }
-    std::string name;
-    std::string summary;
-    std::vector<std::string> required;
-    std::vector<std::string_view> required_views;
-    std::function<IR(IR, PassContext&)> run_fn;
-  };
-
-  std::shared_ptr<const Model> self_;
+  std::shared_ptr<const Node> node_;
 };
 
-/// Runs `passes` in order under the gating rule of `ctx`.
+/// A module pass from `fn: IR(IR, PassContext&)` (TVM's CreateModulePass).
+template <class IR, class Fn>
+  requires std::is_invocable_r_v<IR, const Fn&, IR, PassContext&>
+Pass<IR> module_pass(const PassInfo& info, Fn fn) {
+  return Pass<IR>(std::make_shared<const detail::CallableNode<IR, Fn>>(info, std::move(fn)));
+}
+
+/// A function pass from `fn: Function(Function, const IR&, PassContext&)`
+/// (TVM's CreateFunctionPass): it runs on every function that does not skip
+/// optimization, possibly in parallel.
+template <class IR, class Fn>
+  requires HasFunctions<IR> &&
+           std::is_invocable_r_v<FunctionOf<IR>, const Fn&, FunctionOf<IR>, const IR&, PassContext&>
+Pass<IR> function_pass(const PassInfo& info, Fn fn) {
+  return Pass<IR>(std::make_shared<const detail::CallableNode<IR, Fn>>(info, std::move(fn)));
+}
+
+/// A module pass named after its type, as LLVM names passes: `struct Hoist`
+/// becomes the pass "Hoist".
+template <class IR, class Fn>
+  requires std::is_class_v<Fn> && std::is_invocable_r_v<IR, const Fn&, IR, PassContext&>
+Pass<IR> named_pass(Fn fn, int opt_level = 0) {
+  return module_pass<IR>(PassInfo{.name = detail::type_name<Fn>(), .opt_level = opt_level}, std::move(fn));
+}
+
+/// How a runtime pipeline describes itself.
+struct SequentialInfo {
+  std::string_view name = "Sequential";
+  int opt_level = 0;
+  std::string_view summary = "runs its passes in order";
+};
+
+namespace detail {
+
 template <class IR>
-IR run_sequence(const std::vector<Pass<IR>>& passes, IR ir, PassContext& ctx) {
-  for (const Pass<IR>& pass : passes) {
-    if (ctx.pass_enabled(pass.info())) ir = pass(std::move(ir), ctx);
+Pass<IR> make_sequential(std::vector<Pass<IR>> passes, const SequentialInfo& info, const PassSource<IR>* source) {
+  auto node = std::make_shared<PassNode<IR>>(
+      std::make_unique<OwnedInfo>(PassInfo{.name = info.name, .opt_level = info.opt_level, .summary = info.summary}));
+  node->pipeline = true;
+  node->sequence = true;
+  node->source = source;
+  for (Pass<IR>& pass : passes) {
+    node->tracks = node->tracks || pass.node().tracks;
+    node->children.push_back(pass.shared_node());
   }
-  return ir;
+  return Pass<IR>(std::shared_ptr<const PassNode<IR>>(std::move(node)));
+}
+
+}  // namespace detail
+
+/// A runtime pipeline of `passes`. Required passes missing from it are found in
+/// the process-wide registry (`Registry<IR>::global()`); see also
+/// `Registry::sequential`.
+template <class IR>
+Pass<IR> sequential(std::vector<Pass<IR>> passes, const SequentialInfo& info = {}) {
+  return detail::make_sequential<IR>(std::move(passes), info, nullptr);
 }
 
 }  // namespace passline

@@ -3,9 +3,9 @@
 //   import passline;
 //
 // Partitions keep each concept in its own small file; only this umbrella is the
-// public module name. `:analysis`, `:checks` and `:invoke` are internal: they
-// export nothing and are imported here only so that every interface partition
-// belongs to the module's interface.
+// public module name. `:analysis`, `:checks`, `:invoke`, `:suggest`, `:execution`
+// and `:text_format` are internal: they export nothing and are imported here
+// only so that every interface partition belongs to the module's interface.
 export module passline;
 export import :pass_info;
 export import :context;
@@ -17,6 +17,18 @@ export import :resolution;
 export import :compiled;
 export import :pass;
 export import :error;
+export import :value;
+export import :config;
+export import :instrument;
+export import :reporting;
+export import :ir_view;
+export import :options;
+export import :slot;
+export import :registry;
+export import :pipeline_text;
+export import :suggest;
+export import :execution;
+export import :text_format;
 export import :analysis;
 export import :checks;
 export import :invoke;

@@ -9,15 +9,20 @@
 // uses, required passes included: a pass that a running pass requires runs too,
 // whatever its opt level, and a disabled one is an error. The lowest level at
 // which each pass runs is computed at compile time, so under a context that
-// names no passes the gate is one comparison per pass.
+// names no passes the gate is one comparison per pass. Under instruments, or
+// inside a runtime pipeline, each pass is reported to the run, so instruments
+// see it and runtime passes after it know it ran. Runtime slots (`Slot`) are
+// filled when the pipeline is constructed.
 module;
 #include <boost/hana.hpp>
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <initializer_list>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <type_traits>
@@ -30,17 +35,21 @@ import :analysis;
 import :checks;
 import :invoke;
 import :error;
+import :execution;
+import :pass;
+import :slot;
 
 namespace hana = boost::hana;
 
 namespace passline::detail {
 
-/// Runs the passes for which `runs(I)` holds, in order. The braced list
-/// sequences the calls without nesting, whatever their number.
-template <class IR, class... Ls, std::size_t... I, class Runs>
-IR run_where(TypeList<Ls...>, std::index_sequence<I...>, Runs runs, IR ir, PassContext& ctx) {
+/// Runs `step<L, I>(ir)` for each leaf L at position I for which `runs(I)`
+/// holds, in order. The braced list sequences the calls without nesting,
+/// whatever their number.
+template <class IR, class... Ls, std::size_t... I, class Runs, class Step>
+IR run_where(TypeList<Ls...>, std::index_sequence<I...>, Runs runs, IR ir, Step step) {
   (void)std::initializer_list<int>{
-      (runs(I) ? void(ir = invoke_pass(Ls{}, std::move(ir), ctx)) : void(), 0)...};
+      (runs(I) ? void(ir = step.template operator()<Ls, I>(std::move(ir))) : void(), 0)...};
   return ir;
 }
 
@@ -59,6 +68,37 @@ std::array<bool, N> requirement_mask(const std::array<PassInfo, N>& infos,
   }
   return plan.runs;
 }
+
+/// Position of each leaf among the slots (meaningful for slots only), and their number.
+template <class... Ls>
+constexpr auto slot_positions(TypeList<Ls...>) {
+  constexpr std::array<bool, sizeof...(Ls) + 1> is_slot{RuntimeSlot<Ls>..., false};
+  std::array<std::size_t, sizeof...(Ls) + 1> position{};
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < sizeof...(Ls); ++i) position[i] = is_slot[i] ? count++ : 0;
+  position[sizeof...(Ls)] = count;
+  return position;
+}
+
+template <class... Ls>
+constexpr auto first_slot(TypeList<Ls...>) {
+  constexpr std::array<bool, sizeof...(Ls)> is_slot{RuntimeSlot<Ls>...};
+  return std::ranges::find(is_slot, true) - is_slot.begin();
+}
+
+/// The passes filling a pipeline's slots; empty when it has none.
+template <class Leaves, std::size_t Count = slot_positions(Leaves{})[Leaves::size]>
+struct SlotFillers {
+  static constexpr std::size_t count = 0;
+};
+
+template <class Leaves, std::size_t Count>
+  requires(Count > 0)
+struct SlotFillers<Leaves, Count> {
+  static constexpr std::size_t count = Count;
+  using IR = typename type_at<Leaves, first_slot(Leaves{})>::slot_ir;
+  std::array<std::optional<Pass<IR>>, Count> passes{};
+};
 
 }  // namespace passline::detail
 
@@ -80,10 +120,24 @@ struct Sequential {
       .summary = "runs its passes in order",
   };
 
+  using Facts = detail::PipelineFacts<Passes...>;
+  using Fillers = detail::SlotFillers<typename Facts::Leaves>;
+  /// The number of runtime slots, over nested pipelines too.
+  static constexpr std::size_t slot_count = Fillers::count;
+
+  Sequential() = default;
+  /// Fills the runtime slots, in the order they appear in the flattened pipeline.
+  template <class... Fill>
+    requires(sizeof...(Fill) > 0 && sizeof...(Fill) == slot_count)
+  explicit Sequential(Fill... fill) {
+    std::size_t i = 0;
+    ((fillers_.passes[i++] = Pass<typename Fillers::IR>(std::move(fill))), ...);
+  }
+
   /// Checks the pipeline over IR at compile time, then runs it under `ctx`.
   template <class IR>
   IR operator()(IR ir, PassContext& ctx) const {
-    using Carrier = detail::pipeline_carrier_t<IR, typename detail::PipelineFacts<Passes...>::Leaves>;
+    using Carrier = detail::pipeline_carrier_t<IR, typename Facts::Leaves>;
     if constexpr (std::is_void_v<Carrier>) {
       return run(std::move(ir), ctx);
     } else {
@@ -101,17 +155,52 @@ struct Sequential {
   /// Runs without the compile-time checks: how an enclosing pipeline, which has
   /// checked the whole, runs this one. Nested pipelines run flattened.
   template <class IR>
-  static IR run(IR ir, PassContext& ctx) {
-    using Facts = detail::PipelineFacts<Passes...>;
+  IR run(IR ir, PassContext& ctx) const {
+    using Run = detail::Execution<IR>;
     constexpr auto positions = std::make_index_sequence<Facts::size>{};
-    if (!ctx.names_passes()) {
+    Run* active = Run::active();
+    if (slot_count == 0 && !active && ctx.is_plain()) {
       auto reaches = [&](std::size_t i) { return ctx.opt_level >= Facts::levels[i]; };
-      return detail::run_where(Facts::leaves, positions, reaches, std::move(ir), ctx);
+      auto call = [&]<class L, std::size_t>(IR input) { return detail::invoke_pass(L{}, std::move(input), ctx); };
+      return detail::run_where(Facts::leaves, positions, reaches, std::move(ir), call);
     }
-    const auto runs = detail::requirement_mask(Facts::infos, Facts::providers, ctx);
-    auto marked = [&](std::size_t i) { return runs[i]; };
-    return detail::run_where(Facts::leaves, positions, marked, std::move(ir), ctx);
+    std::array<bool, Facts::size> runs{};
+    if (ctx.names_passes()) {
+      runs = detail::requirement_mask(Facts::infos, Facts::providers, ctx);
+    } else {
+      for (std::size_t i = 0; i < Facts::size; ++i) runs[i] = ctx.opt_level >= Facts::levels[i];
+    }
+    if (active && &active->context() == &ctx) return run_reported(*active, runs, std::move(ir), ctx);
+    Run run(ctx, slot_count > 0);
+    return run_reported(run, runs, std::move(ir), ctx);
   }
+
+ private:
+  template <class IR>
+  IR run_reported(detail::Execution<IR>& run, const std::array<bool, Facts::size>& runs, IR ir,
+                  PassContext& ctx) const {
+    typename detail::Execution<IR>::Enclosing enclosing(run, info.name);
+    auto marked = [&](std::size_t i) { return runs[i]; };
+    auto call = [&]<class L, std::size_t I>(IR input) {
+      return run.run_static(
+          Facts::infos[I], [&](IR in) { return detail::invoke_pass(leaf<L, I>(), std::move(in), ctx); },
+          std::move(input));
+    };
+    return detail::run_where(Facts::leaves, std::make_index_sequence<Facts::size>{}, marked, std::move(ir), call);
+  }
+
+  template <class L, std::size_t I>
+  decltype(auto) leaf() const {
+    if constexpr (detail::RuntimeSlot<L>) {
+      constexpr std::size_t position = detail::slot_positions(typename Facts::Leaves{})[I];
+      const auto& filler = fillers_.passes[position];
+      return filler ? L(*filler) : L();
+    } else {
+      return L{};
+    }
+  }
+
+  [[no_unique_address]] Fillers fillers_{};
 };
 
 }  // namespace passline

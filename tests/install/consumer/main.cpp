@@ -16,9 +16,9 @@ struct Increment {
 int main() {
   passline::PassContext ctx;  // opt level 2: Increment does not run
   const int from_static = passline::Sequential<Double, Increment, Double>{}(5, ctx);
-  std::vector<passline::Pass<int>> passes{Double{}, Increment{}};
+  const passline::Pass<int> pipeline = passline::sequential<int>({Double{}, Increment{}});
   ctx.opt_level = 3;
-  const int from_runtime = passline::run_sequence(passes, 5, ctx);
+  const int from_runtime = pipeline(5, ctx);
   std::printf("static %d, runtime %d\n", from_static, from_runtime);
   return from_static == 20 && from_runtime == 11 ? 0 : 1;
 }

@@ -36,8 +36,10 @@ TEST(Pass, FromCallableOwnsItsStrings) {
   EXPECT_EQ(pass.info().opt_level, 1);
   ASSERT_EQ(pass.info().required.size(), 1u);
   EXPECT_EQ(pass.info().required[0], "InferType");
+  passline::Registry<Trace> registry;
+  registry.add<Step<"InferType">>();
   PassContext ctx;
-  EXPECT_EQ(pass(Trace{}, ctx).ran, (Names{"callable"}));
+  EXPECT_EQ(registry.sequential({pass})(Trace{}, ctx).ran, (Names{"InferType", "callable"}));
 }
 
 TEST(Pass, CopiesShareOnePass) {
@@ -52,10 +54,10 @@ TEST(Pass, StaticPipelineBecomesOnePass) {
   EXPECT_EQ(pipeline(Trace{}, ctx).ran, (Names{"A", "B"}));
 }
 
-TEST(Pass, RunSequenceAppliesGating) {
-  std::vector<Pass<Trace>> passes{Step<"A", 0>{}, Step<"B", 3>{}, Step<"C", 1>{}};
+TEST(Pass, SequentialAppliesGating) {
+  Pass<Trace> pipeline = passline::sequential<Trace>({Step<"A", 0>{}, Step<"B", 3>{}, Step<"C", 1>{}});
   PassContext ctx{.opt_level = 1};
-  EXPECT_EQ(passline::run_sequence(passes, Trace{}, ctx).ran, (Names{"A", "C"}));
+  EXPECT_EQ(pipeline(Trace{}, ctx).ran, (Names{"A", "C"}));
 }
 
 }  // namespace

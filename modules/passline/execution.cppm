@@ -1,0 +1,310 @@
+// Internal: one run of a runtime pipeline. Not part of the API.
+//
+// A run owns what lives only while a pipeline runs: which required passes are
+// satisfied (they ran in this run and the IR is identical since), the path of
+// enclosing pipelines for instruments and error messages, and the chain of
+// passes being resolved, to name a cycle. Static pipelines run inside a run
+// report each of their passes to it, so requirements hold across the boundary.
+//
+// The common case, a plain context and passes without requirements, costs a
+// comparison and a virtual call per pass: no copies of the IR, no bookkeeping.
+module;
+#include <cstddef>
+#include <exception>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+#include <range/v3/algorithm/find.hpp>
+export module passline:execution;
+import :pass_info;
+import :context;
+import :instrument;
+import :ir_traits;
+import :ir_view;
+import :value;
+import :error;
+import :suggest;
+
+namespace passline::detail {
+
+/// A PassInfo whose strings the node owns, for passes described at run time.
+struct OwnedInfo {
+  explicit OwnedInfo(const PassInfo& source)
+      : name(source.name), summary(source.summary), required(source.required.begin(), source.required.end()) {
+    views.assign(required.begin(), required.end());
+    info = PassInfo{.name = name, .opt_level = source.opt_level, .required = views, .summary = summary};
+  }
+  OwnedInfo(const OwnedInfo&) = delete;
+  OwnedInfo& operator=(const OwnedInfo&) = delete;
+  std::string name;
+  std::string summary;
+  std::vector<std::string> required;
+  std::vector<std::string_view> views;
+  PassInfo info;
+};
+
+template <class IR>
+struct PassNode;
+
+/// Where a run finds required passes by name: a registry.
+template <class IR>
+class PassSource {
+ public:
+  virtual ~PassSource() = default;
+  /// The pass registered as `name` with its default options, or null.
+  virtual std::shared_ptr<const PassNode<IR>> find_node(std::string_view name) const = 0;
+  virtual std::vector<std::string_view> node_names() const = 0;
+};
+
+/// The source of last resort: the process-wide registry, once it exists.
+template <class IR>
+const PassSource<IR>*& global_source() {
+  static const PassSource<IR>* source = nullptr;
+  return source;
+}
+
+/// A runtime pass: a leaf that runs, or a pipeline of nodes.
+template <class IR>
+struct PassNode {
+  explicit PassNode(const PassInfo& static_info) : info(static_info) {}
+  explicit PassNode(std::unique_ptr<OwnedInfo> owned) : info(owned->info), storage(std::move(owned)) {}
+  virtual ~PassNode() = default;
+  /// Runs a leaf. Pipelines are walked by the run, never called.
+  virtual IR run(IR ir, PassContext&) const { return ir; }
+
+  PassInfo info;
+  std::unique_ptr<OwnedInfo> storage = nullptr;
+  /// Children of a pipeline, in order.
+  std::vector<std::shared_ptr<const PassNode>> children = {};
+  bool pipeline = false;
+  /// Prints as `seq(...)` of its children: runtime and static pipelines.
+  bool sequence = false;
+  /// False for static pipelines, whose passes note themselves when they run.
+  bool notes = true;
+  /// Whether some pass here requires another, so runs must track satisfaction.
+  bool tracks = false;
+  /// Where this pipeline's passes find their requirements; null: the enclosing one's.
+  const PassSource<IR>* source = nullptr;
+  /// Option values, for printing the pass as pipeline text.
+  std::vector<std::pair<std::string, Value>> options = {};
+  /// When set, the pass prints as this name (a pipeline registered by name).
+  std::string registered_as = {};
+};
+
+template <class IR>
+class Execution {
+ public:
+  Execution(PassContext& ctx, bool tracks) : ctx_(ctx), plain_(ctx.is_plain()), tracks_(tracks), outer_(active()) {
+    active() = this;
+  }
+  Execution(const Execution&) = delete;
+  Execution& operator=(const Execution&) = delete;
+  ~Execution() { active() = outer_; }
+
+  /// The run in progress on this thread, if any.
+  static Execution*& active() {
+    thread_local Execution* current = nullptr;
+    return current;
+  }
+
+  PassContext& context() const { return ctx_; }
+
+  /// Gates `node`, resolves its requirements, and runs it with its instrument hooks.
+  inline IR run(const PassNode<IR>& node, IR ir) {
+    if (plain_ ? ctx_.opt_level < node.info.opt_level : !ctx_.pass_enabled(node.info)) return ir;
+    return run_admitted(node, std::move(ir), {});
+  }
+
+  /// Runs one pass of a static pipeline, which has already gated it and
+  /// ordered its requirements; `call` runs it.
+  template <class Call>
+  inline IR run_static(const PassInfo& info, Call&& call, IR ir) {
+    const PassPlace place = next_place({});
+    if (!plain_ && !admitted_by_instruments(info, ir, place)) return ir;
+    return run_with_hooks(info, place, std::move(ir), true, [&](IR input) { return call(std::move(input)); });
+  }
+
+  /// Static pipelines report their name here so their passes stand under it.
+  struct Enclosing {
+    Enclosing(Execution& run, std::string_view name) : run_(run) { run_.path_.push_back(name); }
+    Enclosing(const Enclosing&) = delete;
+    Enclosing& operator=(const Enclosing&) = delete;
+    ~Enclosing() { run_.path_.pop_back(); }
+    Execution& run_;
+  };
+
+ private:
+  inline IR run_admitted(const PassNode<IR>& node, IR ir, std::string_view required_by) {
+    const PassPlace place = next_place(required_by);
+    if (!plain_ && !admitted_by_instruments(node.info, ir, place)) return ir;
+    if (!node.info.required.empty()) ir = satisfy_requirements(node, std::move(ir));
+    if (node.pipeline) {
+      return run_with_hooks(node.info, place, std::move(ir), false,
+                            [&](IR input) { return run_children(node, std::move(input)); });
+    }
+    return run_with_hooks(node.info, place, std::move(ir), node.notes,
+                          [&](IR input) { return node.run(std::move(input), ctx_); });
+  }
+
+  inline IR run_children(const PassNode<IR>& node, IR ir) {
+    Enclosing enclosing(*this, node.info.name);
+    const PassSource<IR>* outer_source = source_;
+    if (node.source) source_ = node.source;
+    if (plain_ && !tracks_) {
+      // Nothing to watch and nothing required: the gate and the call.
+      for (const auto& child : node.children) {
+        const PassNode<IR>& pass = *child;
+        if (ctx_.opt_level < pass.info.opt_level) continue;
+        if (pass.pipeline) {
+          ir = run_admitted(pass, std::move(ir), {});
+        } else {
+          ++sequence_;
+          ir = guarded(pass.info, [&] { return pass.run(std::move(ir), ctx_); });
+        }
+      }
+    } else {
+      for (const auto& child : node.children) ir = run(*child, std::move(ir));
+    }
+    source_ = outer_source;
+    return ir;
+  }
+
+  inline PassPlace next_place(std::string_view required_by) {
+    return PassPlace{.depth = path_.size(),
+                     .parent = path_.empty() ? std::string_view() : path_.back(),
+                     .sequence = ++sequence_,
+                     .required_by = required_by};
+  }
+
+  /// Every instrument is asked, and all must agree; passes the context requires are not asked about.
+  inline bool admitted_by_instruments(const PassInfo& info, const IR& ir, const PassPlace& place) {
+    if (ctx_.instruments.empty() || ctx_.is_required(info.name)) return true;
+    bool admitted = true;
+    for (const auto& instrument : ctx_.instruments) admitted = instrument->should_run(info, IRView(ir), place) && admitted;
+    return admitted;
+  }
+
+  /// Runs `body` between the before and after hooks, notes the result for
+  /// required passes (`notes`: a pass, not a pipeline whose passes note
+  /// themselves), and turns a failure into a PassError naming the path.
+  template <class Body>
+  inline IR run_with_hooks(const PassInfo& info, const PassPlace& place, IR ir, bool notes, Body&& body) {
+    const bool watched = !ctx_.instruments.empty();
+    const bool compares = tracks_ && notes && HasIdentity<IR>;
+    if (!watched && !compares) {
+      IR output = guarded(info, [&] { return body(std::move(ir)); });
+      if (tracks_ && notes) note_ran(info.name, true);
+      return output;
+    }
+    for (const auto& instrument : ctx_.instruments) instrument->before_pass(info, IRView(ir), place);
+    IR output = [&] {
+      try {
+        return guarded(info, [&] { return body(IR(ir)); });
+      } catch (...) {
+        for (const auto& instrument : ctx_.instruments) {
+          instrument->after_failed_pass(info, IRView(ir), place, std::current_exception());
+        }
+        throw;
+      }
+    }();
+    if (tracks_ && notes) note_ran(info.name, changed(ir, output));
+    for (const auto& instrument : ctx_.instruments) instrument->after_pass(info, IRView(output), place);
+    return output;
+  }
+
+  static bool changed(const IR& before, const IR& after) {
+    if constexpr (HasIdentity<IR>) {
+      return !passline::identical(before, after);
+    } else {
+      return true;
+    }
+  }
+
+  template <class Body>
+  inline IR guarded(const PassInfo& info, Body&& body) {
+    try {
+      return body();
+    } catch (const PassError&) {
+      throw;
+    } catch (const std::exception& error) {
+      std::throw_with_nested(failure(info, error.what()));
+    } catch (...) {
+      std::throw_with_nested(failure(info, "unknown exception"));
+    }
+  }
+
+  PassError failure(const PassInfo& info, std::string_view what) const {
+    std::vector<std::string_view> names = path_;
+    names.push_back(info.name);
+    std::string path = join_names(names, "/");
+    return PassError(fmt::format("pass '{}' failed (in {}): {}", info.name, path, what), std::string(info.name), path);
+  }
+
+  // -- Required passes --------------------------------------------------------
+
+  void note_ran(std::string_view name, bool changed_ir) {
+    if (changed_ir) ++generation_;
+    for (auto& [pass, generation] : ran_) {
+      if (pass == name) {
+        generation = generation_;
+        return;
+      }
+    }
+    ran_.emplace_back(std::string(name), generation_);
+  }
+
+  bool satisfied(std::string_view name) const {
+    for (const auto& [pass, generation] : ran_) {
+      if (pass == name) return generation == generation_;
+    }
+    return false;
+  }
+
+  IR satisfy_requirements(const PassNode<IR>& user, IR ir) {
+    resolving_.push_back(user.info.name);
+    for (std::string_view name : user.info.required) ir = satisfy(user.info.name, name, std::move(ir));
+    resolving_.pop_back();
+    return ir;
+  }
+
+  IR satisfy(std::string_view user, std::string_view name, IR ir) {
+    if (satisfied(name)) return ir;
+    if (ctx_.is_disabled(name)) {
+      throw PipelineError(fmt::format("pass '{}' requires '{}', which the pass context disables", user, name));
+    }
+    if (auto first = ranges::find(resolving_, name); first != resolving_.end()) {
+      std::vector<std::string_view> cycle(first, resolving_.end());
+      cycle.push_back(name);
+      throw PipelineError(fmt::format("required passes form a cycle: {}", join_names(cycle, " -> ")));
+    }
+    const PassSource<IR>* source = source_ ? source_ : global_source<IR>();
+    std::shared_ptr<const PassNode<IR>> node = source ? source->find_node(name) : nullptr;
+    if (!node) {
+      std::vector<std::string_view> chain = resolving_;
+      chain.push_back(name);
+      throw PipelineError(fmt::format("pass '{}' requires '{}', which is not registered{} (chain: {})", user, name,
+                                      source ? did_you_mean(name, source->node_names()) : std::string(),
+                                      join_names(chain, " -> ")));
+    }
+    pulled_.push_back(node);
+    return run_admitted(*node, std::move(ir), user);
+  }
+
+  PassContext& ctx_;
+  bool plain_;
+  bool tracks_;
+  Execution* outer_;
+  const PassSource<IR>* source_ = nullptr;
+  std::size_t sequence_ = 0;
+  std::vector<std::string_view> path_;
+  std::vector<std::string_view> resolving_;
+  std::size_t generation_ = 0;
+  std::vector<std::pair<std::string, std::size_t>> ran_;
+  std::vector<std::shared_ptr<const PassNode<IR>>> pulled_;
+};
+
+}  // namespace passline::detail

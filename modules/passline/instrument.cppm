@@ -1,0 +1,46 @@
+// Instruments: observers of pass execution that may veto a pass.
+//
+// The hooks are those of TVM's PassInstrument, and each one is told where the
+// pass stands: how deep, under which pipeline, its place in the run, and why it
+// runs (listed in a pipeline, or pulled in because another pass requires it).
+// The IR is shown read-only through an IRView, so one instrument serves any IR.
+module;
+#include <cstddef>
+#include <exception>
+#include <string_view>
+export module passline:instrument;
+import :pass_info;
+import :ir_view;
+
+export namespace passline {
+
+/// Where a pass stands when an instrument sees it.
+struct PassPlace {
+  /// 0 for a pass run directly, 1 inside one pipeline, and so on.
+  std::size_t depth = 0;
+  /// The name of the pipeline that runs it; empty at the top.
+  std::string_view parent = {};
+  /// Its number in this run, counting from 1 every pass that reached the gate.
+  std::size_t sequence = 0;
+  /// The pass that required it, when it runs as a prerequisite; empty when listed.
+  std::string_view required_by = {};
+};
+
+/// Override the hooks you need; the defaults observe nothing and veto nothing.
+class Instrument {
+ public:
+  virtual ~Instrument() = default;
+  /// When a context holding the instrument is entered, and exited.
+  virtual void enter_context() {}
+  virtual void exit_context() {}
+  /// Asked of every instrument before a pass that the gating rule admits; the
+  /// answers are ANDed. Not asked for passes the context requires.
+  virtual bool should_run(const PassInfo&, IRView, const PassPlace&) { return true; }
+  /// Around a pass that runs: before it with its input, after it with its output.
+  virtual void before_pass(const PassInfo&, IRView, const PassPlace&) {}
+  virtual void after_pass(const PassInfo&, IRView, const PassPlace&) {}
+  /// Instead of `after_pass` when the pass threw; the IR is its input.
+  virtual void after_failed_pass(const PassInfo&, IRView, const PassPlace&, std::exception_ptr) {}
+};
+
+}  // namespace passline

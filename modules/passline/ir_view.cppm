@@ -1,0 +1,68 @@
+// IRView: a read-only, type-erased reference to an IR, for instruments.
+//
+// Instruments are not templates: one instrument watches pipelines over any IR.
+// They see the IR through this view, which prints and fingerprints it through
+// its IRTraits and hands the typed value back to whoever knows the type.
+module;
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <typeinfo>
+export module passline:ir_view;
+import :ir_traits;
+
+export namespace passline {
+
+class IRView {
+ public:
+  template <class IR>
+  explicit IRView(const IR& ir) : ir_(&ir), ops_(&ops_for<IR>) {}
+
+  /// Whether the IR's traits can print it.
+  bool printable() const { return ops_->print != nullptr; }
+  /// The IR as text, or a placeholder naming that it has no printer.
+  std::string print() const { return ops_->print ? ops_->print(ir_) : std::string("<IR without a printer>"); }
+  /// The IR's structural fingerprint, when its traits define one.
+  std::optional<std::uint64_t> fingerprint() const {
+    if (!ops_->fingerprint) return std::nullopt;
+    return ops_->fingerprint(ir_);
+  }
+  /// The IR itself, when it is an `IR`; otherwise null.
+  template <class IR>
+  const IR* get() const {
+    return *ops_->type == typeid(IR) ? static_cast<const IR*>(ir_) : nullptr;
+  }
+
+ private:
+  struct Ops {
+    const std::type_info* type;
+    std::string (*print)(const void*);
+    std::uint64_t (*fingerprint)(const void*);
+  };
+
+  template <class IR>
+  static constexpr Ops ops_for{
+      .type = &typeid(IR),
+      .print = [] {
+        if constexpr (Printable<IR>) {
+          return +[](const void* ir) { return std::string(IRTraits<IR>::print(*static_cast<const IR*>(ir))); };
+        } else {
+          return static_cast<std::string (*)(const void*)>(nullptr);
+        }
+      }(),
+      .fingerprint = [] {
+        if constexpr (Fingerprintable<IR>) {
+          return +[](const void* ir) {
+            return static_cast<std::uint64_t>(IRTraits<IR>::fingerprint(*static_cast<const IR*>(ir)));
+          };
+        } else {
+          return static_cast<std::uint64_t (*)(const void*)>(nullptr);
+        }
+      }(),
+  };
+
+  const void* ir_;
+  const Ops* ops_;
+};
+
+}  // namespace passline

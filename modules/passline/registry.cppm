@@ -1,0 +1,208 @@
+// Registry<IR>: passes by name, for pipeline text, drivers and required passes.
+//
+// Static pass types register by their PassInfo and their declared options;
+// passes built at run time register a PassInfo, option declarations and a
+// factory; pipelines (static or runtime) register under a name and are then
+// used like passes (`O2` in pipeline text). A registry is also where a running
+// pipeline finds the passes its passes require. Register before running:
+// registration is not synchronized with look-ups.
+module;
+#include <cstddef>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+#include <range/v3/algorithm/find_if.hpp>
+#include <range/v3/range/conversion.hpp>
+#include <range/v3/view/map.hpp>
+#include <range/v3/view/transform.hpp>
+export module passline:registry;
+import :pass_info;
+import :context;
+import :concepts;
+import :analysis;
+import :execution;
+import :options;
+import :value;
+import :pass;
+import :error;
+import :suggest;
+
+export namespace passline {
+
+/// Option values by name, as a factory receives them: every declared option,
+/// defaults filled in, in declaration order.
+using OptionValues = std::vector<std::pair<std::string, Value>>;
+
+/// What `--list-passes` shows about a registered name.
+struct PassListing {
+  std::string name;
+  int opt_level = 0;
+  std::vector<std::string> required = {};
+  std::string summary = {};
+  std::vector<OptionSpec> options = {};
+  /// A pipeline registered under a name, rather than a single pass.
+  bool pipeline = false;
+};
+
+template <class IR>
+class Registry final : public detail::PassSource<IR> {
+ public:
+  using Factory = std::function<Pass<IR>(const OptionValues&)>;
+
+  Registry() = default;
+  Registry(const Registry&) = delete;
+  Registry& operator=(const Registry&) = delete;
+
+  /// The process-wide registry for IR, where required passes are found when a
+  /// pipeline was not built from a registry of its own.
+  static Registry& global() {
+    static Registry* registry = [] {
+      static Registry instance;
+      detail::global_source<IR>() = &instance;
+      return &instance;
+    }();
+    return *registry;
+  }
+
+  /// Registers the static pass type P under its PassInfo's name, with its options.
+  template <PassFor<IR> P>
+    requires(!detail::StaticPipeline<P>)
+  Registry& add() {
+    add_entry(P::info, detail::option_specs<P>(), false, [](const OptionValues& values) {
+      P pass{};
+      for (const auto& [name, value] : values) detail::set_option(pass, name, value);
+      return Pass<IR>(std::move(pass));
+    });
+    return *this;
+  }
+
+  /// Registers a static pipeline, or any pass, under `name`.
+  template <PassFor<IR> P>
+  Registry& add(std::string_view name) {
+    return add(name, Pass<IR>(P{}));
+  }
+
+  /// Registers a pass built at run time: its PassInfo, the options its factory
+  /// reads, and the factory.
+  Registry& add(const PassInfo& info, std::vector<OptionSpec> options, Factory factory) {
+    add_entry(info, std::move(options), false, std::move(factory));
+    return *this;
+  }
+
+  /// Registers a pipeline (or a pass) under `name`; it prints as `name`.
+  Registry& add(std::string_view name, Pass<IR> pipeline) {
+    const PassInfo info{.name = name,
+                        .opt_level = pipeline.info().opt_level,
+                        .required = pipeline.info().required,
+                        .summary = pipeline.info().summary};
+    add_entry(info, {}, true, [pipeline](const OptionValues&) { return pipeline; });
+    return *this;
+  }
+
+  bool contains(std::string_view name) const { return entries_.contains(name); }
+
+  /// The pass registered as `name` with `options` set (the others keep their
+  /// defaults). Unknown names and options, and values of the wrong type, are
+  /// errors that suggest what was meant.
+  Pass<IR> create(std::string_view name, const OptionValues& options = {}) const {
+    const Entry& entry = at(name);
+    OptionValues values;
+    for (const OptionSpec& spec : entry.options) values.emplace_back(spec.name, spec.default_value);
+    for (const auto& [option, value] : options) {
+      auto slot = ranges::find_if(values, [&](const auto& v) { return v.first == option; });
+      if (slot == values.end()) {
+        throw RegistryError(fmt::format("pass '{}' has no option '{}'{}", name, option,
+                                        detail::did_you_mean(option, option_names(entry))));
+      }
+      if (slot->second.index() != value.index()) {
+        throw RegistryError(fmt::format("option '{}' of pass '{}' takes a {}, not a {}", option, name,
+                                        value_type_name(slot->second), value_type_name(value)));
+      }
+      slot->second = value;
+    }
+    return stamp(entry, entry.factory(values), std::move(values));
+  }
+
+  /// The options of the pass registered as `name`.
+  const std::vector<OptionSpec>& options_of(std::string_view name) const { return at(name).options; }
+
+  /// Every registered name with what it is, sorted by name.
+  std::vector<PassListing> list() const {
+    return entries_ | ranges::views::values | ranges::views::transform([](const std::unique_ptr<Entry>& entry) {
+             return PassListing{
+                 .name = entry->info.name,
+                 .opt_level = entry->info.info.opt_level,
+                 .required = entry->info.required,
+                 .summary = entry->info.summary,
+                 .options = entry->options,
+                 .pipeline = entry->pipeline,
+             };
+           })
+           | ranges::to<std::vector>();
+  }
+
+  /// The registered names, sorted.
+  std::vector<std::string_view> names() const {
+    return entries_ | ranges::views::keys
+           | ranges::views::transform([](const std::string& name) { return std::string_view(name); })
+           | ranges::to<std::vector>();
+  }
+
+  /// A runtime pipeline whose passes find their requirements in this registry.
+  Pass<IR> sequential(std::vector<Pass<IR>> passes, const SequentialInfo& info = {}) const {
+    return detail::make_sequential(std::move(passes), info, this);
+  }
+
+  std::shared_ptr<const detail::PassNode<IR>> find_node(std::string_view name) const override {
+    if (!contains(name)) return nullptr;
+    return create(name).shared_node();
+  }
+  std::vector<std::string_view> node_names() const override { return names(); }
+
+ private:
+  struct Entry {
+    Entry(const PassInfo& pass_info, std::vector<OptionSpec> specs, bool is_pipeline, Factory make)
+        : info(pass_info), options(std::move(specs)), pipeline(is_pipeline), factory(std::move(make)) {}
+    detail::OwnedInfo info;
+    std::vector<OptionSpec> options;
+    bool pipeline;
+    Factory factory;
+  };
+
+  void add_entry(const PassInfo& info, std::vector<OptionSpec> options, bool pipeline, Factory factory) {
+    if (info.name == "seq") throw RegistryError("'seq' is reserved for nested pipelines in pipeline text");
+    if (contains(info.name)) throw RegistryError(fmt::format("pass '{}' is registered twice", info.name));
+    auto entry = std::make_unique<Entry>(info, std::move(options), pipeline, std::move(factory));
+    std::string name = entry->info.name;
+    entries_.emplace(std::move(name), std::move(entry));
+  }
+
+  const Entry& at(std::string_view name) const {
+    if (auto it = entries_.find(name); it != entries_.end()) return *it->second;
+    throw RegistryError(fmt::format("unknown pass '{}'{}", name, detail::did_you_mean(name, names())));
+  }
+
+  static std::vector<std::string_view> option_names(const Entry& entry) {
+    return entry.options | ranges::views::transform([](const OptionSpec& s) { return std::string_view(s.name); })
+           | ranges::to<std::vector>();
+  }
+
+  /// The made pass, marked with how it prints: a registered pipeline by its
+  /// name, a pass with the option values it was made with.
+  static Pass<IR> stamp(const Entry& entry, Pass<IR> made, OptionValues values) {
+    if (!entry.pipeline && made.options() == values) return made;
+    return Pass<IR>(std::make_shared<const detail::RenamedNode<IR>>(
+        entry.info.info, made.shared_node(), entry.pipeline ? std::string(entry.info.name) : std::string(),
+        entry.pipeline ? OptionValues{} : std::move(values)));
+  }
+
+  std::map<std::string, std::unique_ptr<Entry>, std::less<>> entries_;
+};
+
+}  // namespace passline

@@ -1,0 +1,65 @@
+// Diagnostics: how passes report problems with the IR without throwing.
+//
+// A pass that finds something to say (a type error with its location, a
+// division by zero it will not fold) reports it to the context's sink and goes
+// on; the caller decides what errors mean. Contexts derived from one another
+// share one sink, and the sink is safe to use from parallel function passes.
+module;
+#include <cstddef>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+export module passline:reporting;
+
+export namespace passline {
+
+enum class Severity { note, warning, error };
+
+/// One report: `location` is `file:line:col` or empty when there is none.
+struct Diagnostic {
+  Severity severity = Severity::error;
+  std::string location = {};
+  std::string message = {};
+};
+
+/// Collects diagnostics and, if set, hands each to a handler as it arrives.
+class Diagnostics {
+ public:
+  void report(Diagnostic diagnostic) {
+    std::lock_guard lock(mutex_);
+    if (diagnostic.severity == Severity::error) ++errors_;
+    if (handler_) handler_(diagnostic);
+    entries_.push_back(std::move(diagnostic));
+  }
+  void error(std::string location, std::string message) {
+    report({Severity::error, std::move(location), std::move(message)});
+  }
+  void warning(std::string location, std::string message) {
+    report({Severity::warning, std::move(location), std::move(message)});
+  }
+
+  /// Called for each diagnostic as it is reported (under a lock: keep it short).
+  void set_handler(std::function<void(const Diagnostic&)> handler) {
+    std::lock_guard lock(mutex_);
+    handler_ = std::move(handler);
+  }
+
+  std::vector<Diagnostic> entries() const {
+    std::lock_guard lock(mutex_);
+    return entries_;
+  }
+  std::size_t error_count() const {
+    std::lock_guard lock(mutex_);
+    return errors_;
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::vector<Diagnostic> entries_;
+  std::size_t errors_ = 0;
+  std::function<void(const Diagnostic&)> handler_;
+};
+
+}  // namespace passline

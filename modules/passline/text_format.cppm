@@ -1,0 +1,59 @@
+// Internal: how passes print as pipeline text. Not part of the API.
+//
+// The printer is canonical: every option is written, in declaration order, so
+// that two equal pipelines print the same and a printed pipeline parses back to
+// itself. Strings that are not plain words are quoted.
+module;
+#include <algorithm>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+export module passline:text_format;
+import :value;
+import :execution;
+
+namespace passline::detail {
+
+/// Characters a bare option value or name may hold.
+constexpr bool is_word_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' ||
+         c == '.' || c == '+';
+}
+
+/// A value as it appears in `Name{option=value}`.
+std::string value_text(const Value& value) {
+  std::string text = format_value(value);
+  const bool bare = !text.empty() && std::ranges::all_of(text, is_word_char);
+  if (bare) return text;
+  std::string quoted = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') quoted += '\\';
+    quoted += c;
+  }
+  return quoted + "\"";
+}
+
+/// `A,B,seq(C,D)` at the top; `seq(...)` when nested.
+template <class IR>
+std::string node_text(const PassNode<IR>& node, bool top) {
+  if (!node.registered_as.empty()) return node.registered_as;
+  if (node.sequence) {
+    std::string text = top ? "" : "seq(";
+    for (std::size_t i = 0; i < node.children.size(); ++i) {
+      if (i > 0) text += ",";
+      text += node_text(*node.children[i], false);
+    }
+    return top ? text : text + ")";
+  }
+  std::string text(node.info.name);
+  if (node.options.empty()) return text;
+  text += "{";
+  for (std::size_t i = 0; i < node.options.size(); ++i) {
+    if (i > 0) text += " ";
+    text += node.options[i].first + "=" + value_text(node.options[i].second);
+  }
+  return text + "}";
+}
+
+}  // namespace passline::detail
