@@ -55,7 +55,7 @@ class ConfigKeys {
     std::lock_guard lock(mutex_);
     auto [it, inserted] = keys_.try_emplace(
         std::string(name), ConfigKeyInfo{std::string(name), Value(std::move(default_value)), std::string(description)});
-    if (!inserted) throw ConfigError(fmt::format("config key '{}' is registered twice", name));
+    if (!inserted) throw ConfigError(fmt::format(fmt::runtime("config key '{}' is registered twice"), name));
     return ConfigKey<T>{it->first};
   }
 
@@ -66,7 +66,7 @@ class ConfigKeys {
     auto names = keys_ | ranges::views::keys
                  | ranges::views::transform([](const std::string& k) { return std::string_view(k); })
                  | ranges::to<std::vector>();
-    throw ConfigError(fmt::format("unknown config key '{}'{}", name, detail::did_you_mean(name, names)));
+    throw ConfigError(fmt::format(fmt::runtime("unknown config key '{}'{}"), name, detail::did_you_mean(name, names)));
   }
 
   /// Every key, sorted by name.
@@ -105,7 +105,7 @@ class Config {
   void set(std::string_view name, Value value) {
     const ConfigKeyInfo& key = ConfigKeys::global().at(name);
     if (value.index() != key.default_value.index()) {
-      throw ConfigError(fmt::format("config key '{}' takes a {}, not a {}", name, key.type_name(),
+      throw ConfigError(fmt::format(fmt::runtime("config key '{}' takes a {}, not a {}"), name, key.type_name(),
                                     value_type_name(value)));
     }
     store(key.name, std::move(value));
@@ -115,7 +115,7 @@ class Config {
   void set_text(std::string_view name, std::string_view text) {
     const ConfigKeyInfo& key = ConfigKeys::global().at(name);
     std::optional<Value> value = parse_value(key.default_value.index(), text);
-    if (!value) throw ConfigError(fmt::format("config key '{}' takes a {}, not '{}'", name, key.type_name(), text));
+    if (!value) throw ConfigError(fmt::format(fmt::runtime("config key '{}' takes a {}, not '{}'"), name, key.type_name(), text));
     store(key.name, std::move(*value));
   }
 

@@ -228,8 +228,8 @@ class Execution {
   inline IR guarded(const PassInfo& info, Body&& body) {
     try {
       return body();
-    } catch (const PassError&) {
-      throw;
+    } catch (const PipelineError&) {
+      throw;  // already names the passes: a failure further in, or a pipeline that cannot run
     } catch (const std::exception& error) {
       std::throw_with_nested(failure(info, error.what()));
     } catch (...) {
@@ -241,7 +241,7 @@ class Execution {
     std::vector<std::string_view> names = path_;
     names.push_back(info.name);
     std::string path = join_names(names, "/");
-    return PassError(fmt::format("pass '{}' failed (in {}): {}", info.name, path, what), std::string(info.name), path);
+    return PassError(fmt::format(fmt::runtime("pass '{}' failed (in {}): {}"), info.name, path, what), std::string(info.name), path);
   }
 
   // -- Required passes --------------------------------------------------------
@@ -274,19 +274,19 @@ class Execution {
   IR satisfy(std::string_view user, std::string_view name, IR ir) {
     if (satisfied(name)) return ir;
     if (ctx_.is_disabled(name)) {
-      throw PipelineError(fmt::format("pass '{}' requires '{}', which the pass context disables", user, name));
+      throw PipelineError(fmt::format(fmt::runtime("pass '{}' requires '{}', which the pass context disables"), user, name));
     }
     if (auto first = ranges::find(resolving_, name); first != resolving_.end()) {
       std::vector<std::string_view> cycle(first, resolving_.end());
       cycle.push_back(name);
-      throw PipelineError(fmt::format("required passes form a cycle: {}", join_names(cycle, " -> ")));
+      throw PipelineError(fmt::format(fmt::runtime("required passes form a cycle: {}"), join_names(cycle, " -> ")));
     }
     const PassSource<IR>* source = source_ ? source_ : global_source<IR>();
     std::shared_ptr<const PassNode<IR>> node = source ? source->find_node(name) : nullptr;
     if (!node) {
       std::vector<std::string_view> chain = resolving_;
       chain.push_back(name);
-      throw PipelineError(fmt::format("pass '{}' requires '{}', which is not registered{} (chain: {})", user, name,
+      throw PipelineError(fmt::format(fmt::runtime("pass '{}' requires '{}', which is not registered{} (chain: {})"), user, name,
                                       source ? did_you_mean(name, source->node_names()) : std::string(),
                                       join_names(chain, " -> ")));
     }

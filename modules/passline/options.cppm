@@ -15,7 +15,9 @@ module;
 
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
+#include <variant>
 #include <vector>
 export module passline:options;
 import :value;

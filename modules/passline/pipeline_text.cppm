@@ -41,7 +41,7 @@ class PipelineParser {
     std::vector<Pass<IR>> passes = list();
     if (at_end()) return registry_.sequential(std::move(passes));
     if (peek() == ')') fail(pos_, 1, "unexpected ')' with no 'seq(' to close");
-    fail(pos_, 1, fmt::format("expected ',' between passes, found '{}'", peek()));
+    fail(pos_, 1, fmt::format(fmt::runtime("expected ',' between passes, found '{}'"), peek()));
   }
 
  private:
@@ -62,10 +62,10 @@ class PipelineParser {
   Pass<IR> element() {
     const std::size_t start = pos_;
     const std::string_view name = word();
-    if (name.empty()) fail(pos_, 1, fmt::format("expected a pass name, found '{}'", peek()));
+    if (name.empty()) fail(pos_, 1, fmt::format(fmt::runtime("expected a pass name, found '{}'"), peek()));
     if (name == "seq") return nested();
     if (!registry_.contains(name)) {
-      fail(start, name.size(), fmt::format("unknown pass '{}'{}", name, did_you_mean(name, registry_.names())));
+      fail(start, name.size(), fmt::format(fmt::runtime("unknown pass '{}'{}"), name, did_you_mean(name, registry_.names())));
     }
     OptionValues options;
     skip_spaces();
@@ -79,8 +79,8 @@ class PipelineParser {
     const std::size_t open = pos_++;
     std::vector<Pass<IR>> passes = list();
     skip_spaces();
-    if (at_end()) fail(open, 1, fmt::format("'seq(' at column {} is never closed", open + 1));
-    if (peek() != ')') fail(pos_, 1, fmt::format("expected ',' or ')', found '{}'", peek()));
+    if (at_end()) fail(open, 1, fmt::format(fmt::runtime("'seq(' at column {} is never closed"), open + 1));
+    if (peek() != ')') fail(pos_, 1, fmt::format(fmt::runtime("expected ',' or ')', found '{}'"), peek()));
     ++pos_;
     return registry_.sequential(std::move(passes));
   }
@@ -90,27 +90,27 @@ class PipelineParser {
     const std::vector<OptionSpec>& specs = registry_.options_of(pass);
     OptionValues values;
     for (skip_spaces(); at_end() || peek() != '}'; skip_spaces()) {
-      if (at_end()) fail(open, 1, fmt::format("'{{' at column {} is never closed", open + 1));
+      if (at_end()) fail(open, 1, fmt::format(fmt::runtime("'{{' at column {} is never closed"), open + 1));
       const std::size_t name_at = pos_;
       const std::string_view name = word();
-      if (name.empty()) fail(pos_, 1, fmt::format("expected an option name, found '{}'", peek()));
+      if (name.empty()) fail(pos_, 1, fmt::format(fmt::runtime("expected an option name, found '{}'"), peek()));
       const OptionSpec* spec = find_spec(specs, name);
       if (!spec) {
         auto known = specs | ranges::views::transform([](const OptionSpec& s) { return std::string_view(s.name); })
                      | ranges::to<std::vector>();
-        fail(name_at, name.size(), fmt::format("pass '{}' has no option '{}'{}", pass, name, did_you_mean(name, known)));
+        fail(name_at, name.size(), fmt::format(fmt::runtime("pass '{}' has no option '{}'{}"), pass, name, did_you_mean(name, known)));
       }
       if (ranges::any_of(values, [&](const auto& v) { return v.first == name; })) {
-        fail(name_at, name.size(), fmt::format("option '{}' is given twice", name));
+        fail(name_at, name.size(), fmt::format(fmt::runtime("option '{}' is given twice"), name));
       }
-      if (at_end() || peek() != '=') fail(pos_, 1, fmt::format("expected '=' after option '{}'", name));
+      if (at_end() || peek() != '=') fail(pos_, 1, fmt::format(fmt::runtime("expected '=' after option '{}'"), name));
       ++pos_;
       const std::size_t value_at = pos_;
       const std::string text = value();
       std::optional<Value> parsed = parse_value(spec->default_value.index(), text);
       if (!parsed) {
         fail(value_at, std::max<std::size_t>(pos_ - value_at, 1),
-             fmt::format("option '{}' of pass '{}' takes a {}, not '{}'", name, pass, spec->type_name(), text));
+             fmt::format(fmt::runtime("option '{}' of pass '{}' takes a {}, not '{}'"), name, pass, spec->type_name(), text));
       }
       values.emplace_back(std::string(name), std::move(*parsed));
     }
@@ -151,7 +151,7 @@ class PipelineParser {
   char peek() const { return text_[pos_]; }
 
   [[noreturn]] void fail(std::size_t at, std::size_t width, const std::string& message) const {
-    throw PipelineSyntaxError(fmt::format("pipeline:1:{}: error: {}", at + 1, message), std::string(text_), at + 1,
+    throw PipelineSyntaxError(fmt::format(fmt::runtime("pipeline:1:{}: error: {}"), at + 1, message), std::string(text_), at + 1,
                               width);
   }
 

@@ -117,11 +117,11 @@ class Registry final : public detail::PassSource<IR> {
     for (const auto& [option, value] : options) {
       auto slot = ranges::find_if(values, [&](const auto& v) { return v.first == option; });
       if (slot == values.end()) {
-        throw RegistryError(fmt::format("pass '{}' has no option '{}'{}", name, option,
+        throw RegistryError(fmt::format(fmt::runtime("pass '{}' has no option '{}'{}"), name, option,
                                         detail::did_you_mean(option, option_names(entry))));
       }
       if (slot->second.index() != value.index()) {
-        throw RegistryError(fmt::format("option '{}' of pass '{}' takes a {}, not a {}", option, name,
+        throw RegistryError(fmt::format(fmt::runtime("option '{}' of pass '{}' takes a {}, not a {}"), option, name,
                                         value_type_name(slot->second), value_type_name(value)));
       }
       slot->second = value;
@@ -177,7 +177,7 @@ class Registry final : public detail::PassSource<IR> {
 
   void add_entry(const PassInfo& info, std::vector<OptionSpec> options, bool pipeline, Factory factory) {
     if (info.name == "seq") throw RegistryError("'seq' is reserved for nested pipelines in pipeline text");
-    if (contains(info.name)) throw RegistryError(fmt::format("pass '{}' is registered twice", info.name));
+    if (contains(info.name)) throw RegistryError(fmt::format(fmt::runtime("pass '{}' is registered twice"), info.name));
     auto entry = std::make_unique<Entry>(info, std::move(options), pipeline, std::move(factory));
     std::string name = entry->info.name;
     entries_.emplace(std::move(name), std::move(entry));
@@ -185,7 +185,7 @@ class Registry final : public detail::PassSource<IR> {
 
   const Entry& at(std::string_view name) const {
     if (auto it = entries_.find(name); it != entries_.end()) return *it->second;
-    throw RegistryError(fmt::format("unknown pass '{}'{}", name, detail::did_you_mean(name, names())));
+    throw RegistryError(fmt::format(fmt::runtime("unknown pass '{}'{}"), name, detail::did_you_mean(name, names())));
   }
 
   static std::vector<std::string_view> option_names(const Entry& entry) {

@@ -5,6 +5,7 @@
 // a test declares exactly the names, levels and requirements it needs.
 module;
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <utility>
 #include <string_view>
@@ -93,6 +94,26 @@ struct passline::IRTraits<passline::testing::Program> {
   }
   static bool skips_optimization(const Function& fn) { return fn.skip; }
 };
+
+export namespace passline::testing {
+
+/// The names of passes in the order they ran, shared with the passes that log to it.
+using RunLog = std::shared_ptr<std::vector<std::string>>;
+
+/// What a logged pass does to the IR.
+enum class Effect { keeps, changes };
+
+/// A module pass over Program described at run time: it logs its name to `log`
+/// and, if it `changes` the IR, records itself in `module_passes`.
+inline Pass<Program> logged(RunLog log, const PassInfo& info, Effect effect = Effect::keeps) {
+  return module_pass<Program>(info, [log, effect, name = std::string(info.name)](Program ir, PassContext&) {
+    log->push_back(name);
+    if (effect == Effect::changes) ir.module_passes.push_back(name);
+    return ir;
+  });
+}
+
+}  // namespace passline::testing
 
 namespace passline::testing {
 
