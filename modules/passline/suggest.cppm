@@ -37,7 +37,13 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
   return row[b.size()];
 }
 
-/// The known names close enough to `name` to be what was meant, closest first.
+/// True when `name` begins `known`: a name cut short.
+bool is_prefix_of(std::string_view name, std::string_view known) {
+  return name.size() >= 3 && known.size() > name.size() && edit_distance(name, known.substr(0, name.size())) == 0;
+}
+
+/// The known names close enough to `name` to be what was meant, closest first:
+/// a few typos away, or `name` cut short.
 std::vector<std::string> closest_names(std::string_view name, const std::vector<std::string_view>& known) {
   const std::size_t limit = std::max<std::size_t>(2, name.size() / 3);
   struct Candidate {
@@ -45,7 +51,9 @@ std::vector<std::string> closest_names(std::string_view name, const std::vector<
     std::string_view name;
   };
   auto candidates = known
-                    | ranges::views::transform([&](std::string_view k) { return Candidate{edit_distance(name, k), k}; })
+                    | ranges::views::transform([&](std::string_view k) {
+                      return Candidate{is_prefix_of(name, k) ? limit : edit_distance(name, k), k};
+                    })
                     | ranges::views::filter([&](const Candidate& c) { return c.distance <= limit; })
                     | ranges::to<std::vector>();
   ranges::sort(candidates, [](const Candidate& x, const Candidate& y) {
