@@ -26,6 +26,7 @@ import :concepts;
 import :ir_traits;
 import :invoke;
 import :analysis;
+import :checks;
 import :execution;
 import :options;
 import :text_format;
@@ -49,9 +50,27 @@ struct StaticNode final : PassNode<IR> {
     }
     this->tracks = !P::info.required.empty();
   }
-  IR run(IR ir, PassContext& ctx) const override { return invoke_pass(pass, std::move(ir), ctx); }
+  IR run(IR ir, PassContext& ctx) const override {
+    if constexpr (StaticPipeline<P>) {
+      return pass.run(std::move(ir), ctx);
+    } else {
+      return invoke_pass(pass, std::move(ir), ctx);
+    }
+  }
   P pass;
 };
+
+/// Checks a static pipeline that becomes a runtime pass. Its passes may require
+/// passes it does not hold: the run resolves those, as for any runtime pass.
+/// Every other problem is reported as it is for a static pipeline run alone.
+template <class IR, class P>
+constexpr bool check_open_pipeline() {
+  if constexpr (StaticPipeline<P>) {
+    using Carrier = pipeline_carrier_t<IR, decltype(flatten_passes<P>())>;
+    if constexpr (!std::is_void_v<Carrier> && problem_of<Carrier> != Problem::missing) diagnose<Carrier>();
+  }
+  return true;
+}
 
 template <class IR, class Call>
 struct CallableNode final : PassNode<IR> {
@@ -110,7 +129,9 @@ class Pass {
 
   /// From a static pass type of either shape, or a static pipeline.
   template <PassFor<IR> P>
-  Pass(P pass) : node_(std::make_shared<const detail::StaticNode<IR, P>>(std::move(pass))) {}
+  Pass(P pass) : node_(std::make_shared<const detail::StaticNode<IR, P>>(std::move(pass))) {
+    static_assert(detail::check_open_pipeline<IR, P>());
+  }
 
   /// A module pass from a callable `IR(IR, PassContext&)` and the PassInfo that
   /// describes it. The PassInfo's strings are copied: they may be run-time data.

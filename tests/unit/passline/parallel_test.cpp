@@ -1,0 +1,85 @@
+// Function passes on several threads: the same result as on one, errors
+// chosen as on one, and workers that see the caller's current context.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+import passline;
+import passline.testing;
+
+namespace {
+
+using passline::Pass;
+using passline::PassContext;
+using passline::PassInfo;
+using passline::testing::Function;
+using passline::testing::FunctionStep;
+using passline::testing::Program;
+
+Program program(int functions) {
+  Program p;
+  for (int i = 0; i < functions; ++i) p.functions.push_back({.name = "f" + std::to_string(i), .skip = i % 7 == 3});
+  return p;
+}
+
+PassContext with_threads(std::int64_t threads) {
+  PassContext ctx;
+  ctx.config.set(passline::config::threads, threads);
+  return ctx;
+}
+
+TEST(Parallel, SameOutputAsOneThread) {
+  const Pass<Program> pipeline = passline::sequential<Program>(
+      {FunctionStep<"A">{}, FunctionStep<"B">{},
+       passline::function_pass<Program>(PassInfo{.name = "Rename"}, [](Function fn, const Program&, PassContext&) {
+         fn.name += "'";
+         return fn;
+       })});
+  PassContext one = with_threads(1);
+  PassContext four = with_threads(4);
+  const Program sequential = pipeline(program(200), one);
+  const Program parallel = pipeline(program(200), four);
+  EXPECT_EQ(parallel, sequential);
+  EXPECT_EQ(sequential.functions[0].ran, (std::vector<std::string>{"A@0", "B@0"}));
+  EXPECT_TRUE(sequential.functions[3].ran.empty());  // skips optimization
+}
+
+TEST(Parallel, WorkersSeeTheCallersCurrentContext) {
+  PassContext ctx = with_threads(4);
+  ctx.opt_level = 3;
+  std::atomic<int> mismatches = 0;
+  std::atomic<int> calls = 0;
+  const Pass<Program> check =
+      passline::function_pass<Program>(PassInfo{.name = "Check"}, [&](Function fn, const Program&, PassContext&) {
+        ++calls;
+        if (&PassContext::current() != &ctx) ++mismatches;
+        return fn;
+      });
+  auto scope = ctx.enter();
+  (void)check(program(300), ctx);
+  EXPECT_GT(calls.load(), 0);
+  EXPECT_EQ(mismatches.load(), 0);
+}
+
+TEST(Parallel, FirstFailingFunctionIsTheOneReported) {
+  const Pass<Program> fail =
+      passline::function_pass<Program>(PassInfo{.name = "Fail"}, [](Function fn, const Program&, PassContext&) {
+        if (fn.name == "f11" || fn.name == "f151") throw std::runtime_error("failed on " + fn.name);
+        return fn;
+      });
+  for (std::int64_t threads : {1, 4}) {
+    PassContext ctx = with_threads(threads);
+    try {
+      (void)fail(program(200), ctx);
+      FAIL();
+    } catch (const passline::PassError& error) {
+      EXPECT_STREQ(error.what(), "pass 'Fail' failed (in Fail): failed on f11");
+    }
+  }
+}
+
+}  // namespace
