@@ -1,0 +1,233 @@
+// Scenarios from TVM's pass-manager tests (test_pass_manager.py,
+// test_pass_instrument.py), written against passline's runtime layer.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+import passline;
+import passline.testing;
+
+namespace {
+
+using passline::Pass;
+using passline::PassContext;
+using passline::PassInfo;
+using passline::testing::Function;
+using passline::testing::Program;
+using Names = std::vector<std::string>;
+
+Program two_functions() { return Program{.functions = {{.name = "main"}, {.name = "helper"}}}; }
+
+Pass<Program> module_tag(std::string name, int opt_level = 0) {
+  return passline::module_pass<Program>(PassInfo{.name = name, .opt_level = opt_level},
+                                        [name](Program p, PassContext&) {
+                                          p.module_passes.push_back(name);
+                                          return p;
+                                        });
+}
+
+Pass<Program> function_tag(std::string name, int opt_level = 0) {
+  return passline::function_pass<Program>(PassInfo{.name = name, .opt_level = opt_level},
+                                          [name](Function fn, const Program&, PassContext&) {
+                                            fn.ran.push_back(name);
+                                            return fn;
+                                          });
+}
+
+TEST(TVMScenarios, ModulePassFromACallable) {
+  const Pass<Program> pass = module_tag("module_transform", 1);
+  EXPECT_EQ(pass.info().name, "module_transform");
+  EXPECT_EQ(pass.info().opt_level, 1);
+  PassContext ctx;
+  EXPECT_EQ(pass(two_functions(), ctx).module_passes, (Names{"module_transform"}));
+}
+
+TEST(TVMScenarios, FunctionPassFromACallable) {
+  const Pass<Program> pass = function_tag("function_transform", 2);
+  EXPECT_EQ(pass.info().opt_level, 2);
+  PassContext ctx;
+  const Program out = pass(two_functions(), ctx);
+  EXPECT_EQ(out.functions[0].ran, (Names{"function_transform"}));
+  EXPECT_EQ(out.functions[1].ran, (Names{"function_transform"}));
+}
+
+struct HoistInvariants {
+  Program operator()(Program p, PassContext&) const {
+    p.module_passes.emplace_back("hoisted");
+    return p;
+  }
+};
+
+TEST(TVMScenarios, PassNamedAfterItsType) {
+  const Pass<Program> pass = passline::named_pass<Program>(HoistInvariants{}, 1);
+  EXPECT_EQ(pass.info().name, "HoistInvariants");
+  EXPECT_EQ(pass.info().opt_level, 1);
+}
+
+TEST(TVMScenarios, PassInfoRoundTrip) {
+  const std::vector<std::string_view> required{"InferType", "ToANormalForm"};
+  const PassInfo info{.name = "FoldConstant", .opt_level = 2, .required = required, .summary = "folds"};
+  const Pass<Program> pass = passline::module_pass<Program>(info, [](Program p, PassContext&) { return p; });
+  EXPECT_EQ(pass.info().name, info.name);
+  EXPECT_EQ(pass.info().opt_level, info.opt_level);
+  EXPECT_TRUE(std::ranges::equal(pass.info().required, info.required));
+  EXPECT_EQ(pass.info().summary, info.summary);
+}
+
+TEST(TVMScenarios, EmptySequential) {
+  const Pass<Program> seq = passline::sequential<Program>({});
+  PassContext ctx;
+  EXPECT_EQ(seq(two_functions(), ctx), two_functions());
+  EXPECT_EQ(seq.info().opt_level, 0);
+  EXPECT_EQ(seq.info().name, "Sequential");
+}
+
+TEST(TVMScenarios, ModuleOnlyFunctionOnlyAndMixedUnderRequired) {
+  // Passes above the opt level run because the context requires them.
+  PassContext ctx{.opt_level = 0, .required = {"mod3", "fn3"}};
+  const Program module_only =
+      passline::sequential<Program>({module_tag("mod3", 3), module_tag("mod4", 4)})(two_functions(), ctx);
+  EXPECT_EQ(module_only.module_passes, (Names{"mod3"}));
+  const Program function_only =
+      passline::sequential<Program>({function_tag("fn3", 3), function_tag("fn4", 4)})(two_functions(), ctx);
+  EXPECT_EQ(function_only.functions[0].ran, (Names{"fn3"}));
+  const Program mixed = passline::sequential<Program>({module_tag("mod3", 3), function_tag("fn3", 3)})(two_functions(), ctx);
+  EXPECT_EQ(mixed.module_passes, (Names{"mod3"}));
+  EXPECT_EQ(mixed.functions[1].ran, (Names{"fn3"}));
+}
+
+TEST(TVMScenarios, SequentialUnderOptLevel3Scope) {
+  const Pass<Program> seq = passline::sequential<Program>({module_tag("O3pass", 3), module_tag("O4pass", 4)});
+  PassContext ctx{.opt_level = 3};
+  auto scope = ctx.enter();
+  EXPECT_EQ(seq(two_functions()).module_passes, (Names{"O3pass"}));
+}
+
+TEST(TVMScenarios, NestedSequentialWhoseInnerPartRunsAtOptLevel1) {
+  const Pass<Program> inner =
+      passline::sequential<Program>({module_tag("inner1", 1), module_tag("inner2", 2)}, {.name = "Inner", .opt_level = 1});
+  const Pass<Program> outer = passline::sequential<Program>({module_tag("outer0"), inner});
+  PassContext level1{.opt_level = 1};
+  EXPECT_EQ(outer(two_functions(), level1).module_passes, (Names{"outer0", "inner1"}));
+  PassContext level0{.opt_level = 0};
+  EXPECT_EQ(outer(two_functions(), level0).module_passes, (Names{"outer0"}));
+}
+
+TEST(TVMScenarios, DisabledPassIsSkipped) {
+  const Pass<Program> seq = passline::sequential<Program>({module_tag("A"), module_tag("B"), function_tag("C")});
+  PassContext ctx{.disabled = {"B", "C"}};
+  const Program out = seq(two_functions(), ctx);
+  EXPECT_EQ(out.module_passes, (Names{"A"}));
+  EXPECT_TRUE(out.functions[0].ran.empty());
+}
+
+TEST(TVMScenarios, ContextsNestAndRestoreAfterAnException) {
+  PassContext outer{.opt_level = 1};
+  PassContext inner{.opt_level = 3};
+  auto outer_scope = outer.enter();
+  try {
+    auto inner_scope = inner.enter();
+    EXPECT_EQ(PassContext::current().opt_level, 3);
+    throw std::runtime_error("leaving early");
+  } catch (const std::runtime_error&) {
+  }
+  EXPECT_EQ(&PassContext::current(), &outer);
+}
+
+TEST(TVMScenarios, DerivedContextKeepsEverythingElse) {
+  PassContext base{.opt_level = 3, .disabled = {"Inline"}};
+  base.config.set(passline::config::threads, std::int64_t{2});
+  auto scope = base.enter();
+  struct Counting final : passline::Instrument {};
+  PassContext derived = PassContext::current().with_instrument(std::make_shared<Counting>());
+  EXPECT_EQ(derived.opt_level, 3);
+  EXPECT_EQ(derived.disabled, (Names{"Inline"}));
+  EXPECT_EQ(derived.config.get(passline::config::threads), 2);
+  EXPECT_EQ(derived.instruments.size(), 1u);
+  EXPECT_EQ(derived.diagnostics, base.diagnostics);
+  EXPECT_TRUE(base.instruments.empty());
+}
+
+/// Records every hook it sees into a shared log, and can be told to throw.
+struct Recorder final : passline::Instrument {
+  Recorder(std::string n, std::shared_ptr<Names> l) : name(std::move(n)), log(std::move(l)) {}
+  void enter_context() override {
+    log->push_back(name + ".enter");
+    if (fail_enter) throw std::runtime_error("enter failed");
+  }
+  void exit_context() override { log->push_back(name + ".exit"); }
+  bool should_run(const PassInfo& info, passline::IRView, const passline::PassPlace&) override {
+    log->push_back(name + ".should_run " + std::string(info.name));
+    return info.name != vetoed;
+  }
+  void before_pass(const PassInfo& info, passline::IRView, const passline::PassPlace&) override {
+    log->push_back(name + ".before " + std::string(info.name));
+  }
+  void after_pass(const PassInfo& info, passline::IRView, const passline::PassPlace&) override {
+    log->push_back(name + ".after " + std::string(info.name));
+  }
+  void after_failed_pass(const PassInfo& info, passline::IRView, const passline::PassPlace&,
+                         std::exception_ptr) override {
+    log->push_back(name + ".failed " + std::string(info.name));
+  }
+  std::string name;
+  std::shared_ptr<Names> log;
+  bool fail_enter = false;
+  std::string vetoed = {};
+};
+
+TEST(TVMScenarios, InstrumentHooksInOrder) {
+  auto log = std::make_shared<Names>();
+  auto first = std::make_shared<Recorder>("a", log);
+  auto second = std::make_shared<Recorder>("b", log);
+  second->vetoed = "Skipped";
+  PassContext ctx{.instruments = {first, second}};
+  {
+    auto scope = ctx.enter();
+    (void)passline::sequential<Program>({module_tag("Run"), module_tag("Skipped")})(two_functions());
+  }
+  EXPECT_EQ(*log, (Names{"a.enter", "b.enter", "a.should_run Sequential", "b.should_run Sequential",
+                         "a.before Sequential", "b.before Sequential", "a.should_run Run", "b.should_run Run",
+                         "a.before Run", "b.before Run", "a.after Run", "b.after Run", "a.should_run Skipped",
+                         "b.should_run Skipped", "a.after Sequential", "b.after Sequential", "a.exit", "b.exit"}));
+}
+
+TEST(TVMScenarios, FailedEnterExitsTheEnteredInReverseAndDoesNotPush) {
+  auto log = std::make_shared<Names>();
+  auto first = std::make_shared<Recorder>("a", log);
+  auto second = std::make_shared<Recorder>("b", log);
+  auto third = std::make_shared<Recorder>("c", log);
+  third->fail_enter = true;
+  PassContext ctx{.instruments = {first, second, third}};
+  PassContext& before = PassContext::current();
+  EXPECT_THROW({ auto scope = ctx.enter(); }, std::runtime_error);
+  EXPECT_EQ(&PassContext::current(), &before);
+  EXPECT_EQ(*log, (Names{"a.enter", "b.enter", "c.enter", "b.exit", "a.exit"}));
+}
+
+TEST(TVMScenarios, ThrowingPassGetsAfterFailedNotAfter) {
+  auto log = std::make_shared<Names>();
+  PassContext ctx{.instruments = {std::make_shared<Recorder>("a", log)}};
+  const Pass<Program> boom = passline::module_pass<Program>(
+      PassInfo{.name = "Boom"}, [](Program, PassContext&) -> Program { throw std::runtime_error("boom"); });
+  {
+    auto scope = ctx.enter();
+    EXPECT_THROW((void)boom(two_functions()), passline::PassError);
+  }
+  EXPECT_EQ(*log, (Names{"a.enter", "a.should_run Boom", "a.before Boom", "a.failed Boom", "a.exit"}));
+}
+
+TEST(TVMScenarios, RequiredPassesAreNotAskedShouldRun) {
+  auto log = std::make_shared<Names>();
+  auto recorder = std::make_shared<Recorder>("a", log);
+  recorder->vetoed = "Forced";
+  PassContext ctx{.required = {"Forced"}, .instruments = {recorder}};
+  const Program out = module_tag("Forced")(two_functions(), ctx);
+  EXPECT_EQ(out.module_passes, (Names{"Forced"}));
+  EXPECT_EQ(*log, (Names{"a.before Forced", "a.after Forced"}));
+}
+
+}  // namespace
