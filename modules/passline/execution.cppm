@@ -49,6 +49,26 @@ struct OwnedInfo {
 
 template <class IR>
 struct PassNode;
+template <class IR>
+class Execution;
+
+/// A child of a pipeline.
+template <class IR>
+using Link = std::shared_ptr<const PassNode<IR>>;
+
+/// What threaded dispatch carries from pass to pass.
+template <class IR>
+struct Chain {
+  IR ir;
+  Execution<IR>* run;
+};
+
+/// Runs the pass at `it`, then jumps to the next admitted one.
+template <class IR>
+using Step = void (*)(const Link<IR>* it, const Link<IR>* end, Chain<IR>* chain);
+
+template <class IR, class Node>
+void threaded_step(const Link<IR>* it, const Link<IR>* end, Chain<IR>* chain);
 
 /// Where a run finds required passes by name: a registry.
 template <class IR>
@@ -93,6 +113,9 @@ struct PassNode {
   std::vector<std::pair<std::string, Value>> options = {};
   /// When set, the pass prints as this name (a pipeline registered by name).
   std::string registered_as = {};
+  /// How threaded dispatch runs this node: set by each node type to a step
+  /// that calls its `run` directly.
+  Step<IR> step = &threaded_step<IR, PassNode>;
 };
 
 template <class IR>
@@ -155,22 +178,43 @@ class Execution {
     const PassSource<IR>* outer_source = source_;
     if (node.source) source_ = node.source;
     if (plain_ && !tracks_) {
-      // Nothing to watch and nothing required: the gate and the call.
-      for (const auto& child : node.children) {
-        const PassNode<IR>& pass = *child;
-        if (ctx_.opt_level < pass.info.opt_level) continue;
-        if (pass.pipeline) {
-          ir = run_admitted(pass, std::move(ir), {});
-        } else {
-          ++sequence_;
-          ir = guarded(pass.info, [&] { return pass.run(std::move(ir), ctx_); });
-        }
+      // Nothing to watch and nothing required: the gate and the call, by
+      // threaded dispatch. Each pass's step jumps to the next pass from its
+      // own code, so every indirect jump has one usual target and is
+      // predicted, where a loop's single call site would mispredict.
+      const Link<IR>* begin = node.children.data();
+      const Link<IR>* end = begin + node.children.size();
+      begin = next_admitted(begin, end);
+      if (begin != end) {
+        Chain<IR> chain{std::move(ir), this};
+        (*begin)->step(begin, end, &chain);
+        ir = std::move(chain.ir);
       }
     } else {
       for (const auto& child : node.children) ir = run(*child, std::move(ir));
     }
     source_ = outer_source;
     return ir;
+  }
+
+  template <class I, class N>
+  friend void threaded_step(const Link<I>*, const Link<I>*, Chain<I>*);
+
+  inline const Link<IR>* next_admitted(const Link<IR>* it, const Link<IR>* end) const {
+    while (it != end && ctx_.opt_level < (*it)->info.opt_level) ++it;
+    return it;
+  }
+
+  /// One step of threaded dispatch: a pipeline runs as usual, a pass of type
+  /// Node is called without a virtual call.
+  template <class Node>
+  inline void step(const PassNode<IR>& node, Chain<IR>& chain) {
+    if (node.pipeline) {
+      chain.ir = run_admitted(node, std::move(chain.ir), {});
+    } else {
+      ++sequence_;
+      chain.ir = guarded(node.info, [&] { return static_cast<const Node&>(node).Node::run(std::move(chain.ir), ctx_); });
+    }
   }
 
   inline PassPlace next_place(std::string_view required_by) {
@@ -306,5 +350,12 @@ class Execution {
   std::vector<std::pair<std::string, std::size_t>> ran_;
   std::vector<std::shared_ptr<const PassNode<IR>>> pulled_;
 };
+
+template <class IR, class Node>
+void threaded_step(const Link<IR>* it, const Link<IR>* end, Chain<IR>* chain) {
+  chain->run->template step<Node>(**it, *chain);
+  it = chain->run->next_admitted(it + 1, end);
+  if (it != end) [[clang::musttail]] return (*it)->step(it, end, chain);
+}
 
 }  // namespace passline::detail

@@ -39,6 +39,7 @@ namespace passline::detail {
 template <class IR, class P>
 struct StaticNode final : PassNode<IR> {
   explicit StaticNode(P p) : PassNode<IR>(P::info), pass(std::move(p)) {
+    this->step = &threaded_step<IR, StaticNode>;
     this->options = option_values(pass);
     if constexpr (StaticPipeline<P>) {
       this->notes = false;
@@ -76,6 +77,7 @@ template <class IR, class Call>
 struct CallableNode final : PassNode<IR> {
   CallableNode(const PassInfo& info, Call fn) : PassNode<IR>(std::make_unique<OwnedInfo>(info)), call(std::move(fn)) {
     this->tracks = !info.required.empty();
+    this->step = &threaded_step<IR, CallableNode>;
   }
   IR run(IR ir, PassContext& ctx) const override {
     if constexpr (std::is_invocable_r_v<IR, const Call&, IR, PassContext&>) {
@@ -102,6 +104,7 @@ struct RenamedNode final : PassNode<IR> {
     this->source = inner->source;
     this->registered_as = std::move(registered);
     this->options = std::move(values);
+    this->step = &threaded_step<IR, RenamedNode>;
   }
   IR run(IR ir, PassContext& ctx) const override { return inner->run(std::move(ir), ctx); }
   std::shared_ptr<const PassNode<IR>> inner;
