@@ -14,6 +14,7 @@ module;
 #include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -121,7 +122,8 @@ struct PassNode {
 template <class IR>
 class Execution {
  public:
-  Execution(PassContext& ctx, bool tracks) : ctx_(ctx), plain_(ctx.is_plain()), tracks_(tracks), outer_(active()) {
+  Execution(PassContext& ctx, bool tracks)
+      : ctx_(ctx), plain_(ctx.is_plain()), tracks_(tracks), fast_(plain_ && !tracks_), outer_(active()) {
     active() = this;
   }
   Execution(const Execution&) = delete;
@@ -161,6 +163,17 @@ class Execution {
   };
 
  private:
+  /// Runs a leaf: directly when its type is known, else by its virtual `run`.
+  template <class Node>
+  inline IR call(const PassNode<IR>& node, IR ir) {
+    if constexpr (std::is_same_v<Node, PassNode<IR>>) {
+      return node.run(std::move(ir), ctx_);
+    } else {
+      return static_cast<const Node&>(node).Node::run(std::move(ir), ctx_);
+    }
+  }
+
+  template <class Node = PassNode<IR>>
   inline IR run_admitted(const PassNode<IR>& node, IR ir, std::string_view required_by) {
     const PassPlace place = next_place(required_by);
     if (!plain_ && !admitted_by_instruments(node.info, ir, place)) return ir;
@@ -170,28 +183,23 @@ class Execution {
                             [&](IR input) { return run_children(node, std::move(input)); });
     }
     return run_with_hooks(node.info, place, std::move(ir), node.notes,
-                          [&](IR input) { return node.run(std::move(input), ctx_); });
+                          [&](IR input) { return call<Node>(node, std::move(input)); });
   }
 
   inline IR run_children(const PassNode<IR>& node, IR ir) {
     Enclosing enclosing(*this, node.info.name);
     const PassSource<IR>* outer_source = source_;
     if (node.source) source_ = node.source;
-    if (plain_ && !tracks_) {
-      // Nothing to watch and nothing required: the gate and the call, by
-      // threaded dispatch. Each pass's step jumps to the next pass from its
-      // own code, so every indirect jump has one usual target and is
-      // predicted, where a loop's single call site would mispredict.
-      const Link<IR>* begin = node.children.data();
-      const Link<IR>* end = begin + node.children.size();
-      begin = next_admitted(begin, end);
-      if (begin != end) {
-        Chain<IR> chain{std::move(ir), this};
-        (*begin)->step(begin, end, &chain);
-        ir = std::move(chain.ir);
-      }
-    } else {
-      for (const auto& child : node.children) ir = run(*child, std::move(ir));
+    // Threaded dispatch: each pass's step jumps to the next pass from its own
+    // code, so every indirect jump has one usual target and is predicted,
+    // where a loop's single call site would mispredict.
+    const Link<IR>* begin = node.children.data();
+    const Link<IR>* end = begin + node.children.size();
+    begin = next_admitted(begin, end);
+    if (begin != end) {
+      Chain<IR> chain{std::move(ir), this};
+      (*begin)->step(begin, end, &chain);
+      ir = std::move(chain.ir);
     }
     source_ = outer_source;
     return ir;
@@ -200,7 +208,10 @@ class Execution {
   template <class I, class N>
   friend void threaded_step(const Link<I>*, const Link<I>*, Chain<I>*);
 
+  /// The next pass to step to: on the fast path, the next the opt level
+  /// admits; otherwise the next, which its step gates.
   inline const Link<IR>* next_admitted(const Link<IR>* it, const Link<IR>* end) const {
+    if (!fast_) return it;
     while (it != end && ctx_.opt_level < (*it)->info.opt_level) ++it;
     return it;
   }
@@ -209,11 +220,14 @@ class Execution {
   /// Node is called without a virtual call.
   template <class Node>
   inline void step(const PassNode<IR>& node, Chain<IR>& chain) {
-    if (node.pipeline) {
+    if (!fast_) {
+      if (!ctx_.pass_enabled(node.info)) return;
+      chain.ir = run_admitted<Node>(node, std::move(chain.ir), {});
+    } else if (node.pipeline) {
       chain.ir = run_admitted(node, std::move(chain.ir), {});
     } else {
       ++sequence_;
-      chain.ir = guarded(node.info, [&] { return static_cast<const Node&>(node).Node::run(std::move(chain.ir), ctx_); });
+      chain.ir = guarded(node.info, [&] { return call<Node>(node, std::move(chain.ir)); });
     }
   }
 
@@ -341,6 +355,8 @@ class Execution {
   PassContext& ctx_;
   bool plain_;
   bool tracks_;
+  /// Nothing to watch and nothing required: the gate is the opt level alone.
+  bool fast_;
   Execution* outer_;
   const PassSource<IR>* source_ = nullptr;
   std::size_t sequence_ = 0;
