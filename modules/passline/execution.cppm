@@ -163,6 +163,12 @@ class Execution {
   };
 
  private:
+  template <class Node>
+  [[gnu::noinline]] void step_watched(const PassNode<IR>& node, Chain<IR>& chain) {
+    if (!ctx_.pass_enabled(node.info)) return;
+    chain.ir = run_admitted<Node>(node, std::move(chain.ir), {});
+  }
+
   /// Runs a leaf: directly when its type is known, else by its virtual `run`.
   template <class Node>
   inline IR call(const PassNode<IR>& node, IR ir) {
@@ -219,11 +225,10 @@ class Execution {
   /// One step of threaded dispatch: a pipeline runs as usual, a pass of type
   /// Node is called without a virtual call.
   template <class Node>
-  inline void step(const PassNode<IR>& node, Chain<IR>& chain) {
-    if (!fast_) {
-      if (!ctx_.pass_enabled(node.info)) return;
-      chain.ir = run_admitted<Node>(node, std::move(chain.ir), {});
-    } else if (node.pipeline) {
+  [[gnu::always_inline]] inline void step(const PassNode<IR>& node, Chain<IR>& chain) {
+    if (!fast_) [[unlikely]] {
+      step_watched<Node>(node, chain);
+    } else if (node.pipeline) [[unlikely]] {
       chain.ir = run_admitted(node, std::move(chain.ir), {});
     } else {
       ++sequence_;
