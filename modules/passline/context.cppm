@@ -13,7 +13,6 @@ module;
 #include <memory>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <utility>
 #include <vector>
 export module passline:context;
@@ -58,14 +57,6 @@ class PassContext {
     if (is_disabled(info.name)) return false;
     if (is_required(info.name)) return true;
     return opt_level >= info.opt_level;
-  }
-
-  /// Threads for function passes: the `threads` config key, 0 meaning one per
-  /// hardware thread.
-  std::size_t thread_count() const {
-    const auto threads = config.get(config::threads);
-    if (threads > 0) return static_cast<std::size_t>(threads);
-    return std::max(1u, std::thread::hardware_concurrency());
   }
 
   /// A copy of this context, to change a few settings and keep the others.
