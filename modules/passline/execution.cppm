@@ -139,9 +139,10 @@ class Execution {
   PassContext& context() const { return ctx_; }
 
   /// Gates `node`, resolves its requirements, and runs it with its instrument hooks.
+  template <class Node = PassNode<IR>>
   inline IR run(const PassNode<IR>& node, IR ir) {
     if (plain_ ? ctx_.opt_level < node.info.opt_level : !ctx_.pass_enabled(node.info)) return ir;
-    return run_admitted(node, std::move(ir), {});
+    return run_admitted<Node>(node, std::move(ir), {});
   }
 
   /// Runs one pass of a static pipeline, which has already gated it and
@@ -165,8 +166,7 @@ class Execution {
  private:
   template <class Node>
   [[gnu::noinline]] void step_watched(const PassNode<IR>& node, Chain<IR>& chain) {
-    if (!ctx_.pass_enabled(node.info)) return;
-    chain.ir = run_admitted<Node>(node, std::move(chain.ir), {});
+    chain.ir = run<Node>(node, std::move(chain.ir));
   }
 
   /// Runs a leaf: directly when its type is known, else by its virtual `run`.

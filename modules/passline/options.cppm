@@ -78,6 +78,13 @@ void for_each_option(F&& f) {
   }
 }
 
+/// The names of `specs`, for suggestions when a name is not among them.
+inline std::vector<std::string_view> option_names(const std::vector<OptionSpec>& specs) {
+  std::vector<std::string_view> names;
+  for (const OptionSpec& spec : specs) names.push_back(spec.name);
+  return names;
+}
+
 /// Name, type, default and description of each option of P.
 template <class P>
 std::vector<OptionSpec> option_specs() {

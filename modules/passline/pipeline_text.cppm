@@ -19,8 +19,6 @@ module;
 
 #include <fmt/format.h>
 #include <range/v3/algorithm/any_of.hpp>
-#include <range/v3/range/conversion.hpp>
-#include <range/v3/view/transform.hpp>
 export module passline:pipeline_text;
 import :value;
 import :options;
@@ -96,9 +94,8 @@ class PipelineParser {
       if (name.empty()) fail(pos_, 1, fmt::format(fmt::runtime("expected an option name, found '{}'"), peek()));
       const OptionSpec* spec = find_spec(specs, name);
       if (!spec) {
-        auto known = specs | ranges::views::transform([](const OptionSpec& s) { return std::string_view(s.name); })
-                     | ranges::to<std::vector>();
-        fail(name_at, name.size(), fmt::format(fmt::runtime("pass '{}' has no option '{}'{}"), pass, name, did_you_mean(name, known)));
+        fail(name_at, name.size(), fmt::format(fmt::runtime("pass '{}' has no option '{}'{}"), pass, name,
+                                               did_you_mean(name, option_names(specs))));
       }
       if (ranges::any_of(values, [&](const auto& v) { return v.first == name; })) {
         fail(name_at, name.size(), fmt::format(fmt::runtime("option '{}' is given twice"), name));
