@@ -123,8 +123,10 @@ template <class IR>
 class Execution {
  public:
   Execution(PassContext& ctx, bool tracks)
-      : ctx_(ctx), plain_(ctx.is_plain()), tracks_(tracks), fast_(plain_ && !tracks_), outer_(active()) {
+      : ctx_(ctx), plain_(ctx.is_plain()), tracks_(tracks), fast_(plain_ && !tracks_),
+        observed_(!plain_ && !tracks_ && !ctx.names_passes()), outer_(active()) {
     active() = this;
+    for (const auto& instrument : ctx.instruments) watchers_.push_back(instrument.get());
   }
   Execution(const Execution&) = delete;
   Execution& operator=(const Execution&) = delete;
@@ -164,6 +166,24 @@ class Execution {
   };
 
  private:
+  /// A step under instruments alone: no pass named by the context, no
+  /// requirement to track. The hooks are called from each pass's own step,
+  /// where every call site has one usual target.
+  template <class Node>
+  [[gnu::noinline]] void step_observed(const PassNode<IR>& node, Chain<IR>& chain) {
+    if (ctx_.opt_level < node.info.opt_level) return;
+    const PassPlace place = next_place({});
+    if (!ask_instruments(node.info, chain.ir, place)) return;
+    notify_before(node.info, chain.ir, place);
+    try {
+      chain.ir = guarded(node.info, [&] { return call<Node>(node, IR(chain.ir)); });
+    } catch (...) {
+      after_failed(node.info, chain.ir, place);
+      throw;
+    }
+    notify_after(node.info, chain.ir, place);
+  }
+
   template <class Node>
   [[gnu::noinline]] void step_watched(const PassNode<IR>& node, Chain<IR>& chain) {
     chain.ir = run<Node>(node, std::move(chain.ir));
@@ -227,6 +247,7 @@ class Execution {
   template <class Node>
   [[gnu::always_inline]] inline void step(const PassNode<IR>& node, Chain<IR>& chain) {
     if (!fast_) [[unlikely]] {
+      if (observed_ && !node.pipeline) return step_observed<Node>(node, chain);
       step_watched<Node>(node, chain);
     } else if (node.pipeline) [[unlikely]] {
       chain.ir = run_admitted(node, std::move(chain.ir), {});
@@ -245,10 +266,21 @@ class Execution {
 
   /// Every instrument is asked, and all must agree; passes the context requires are not asked about.
   inline bool admitted_by_instruments(const PassInfo& info, const IR& ir, const PassPlace& place) {
-    if (ctx_.instruments.empty() || ctx_.is_required(info.name)) return true;
+    return watchers_.empty() || ctx_.is_required(info.name) || ask_instruments(info, ir, place);
+  }
+
+  inline bool ask_instruments(const PassInfo& info, const IR& ir, const PassPlace& place) {
     bool admitted = true;
-    for (const auto& instrument : ctx_.instruments) admitted = instrument->should_run(info, IRView(ir), place) && admitted;
+    for (Instrument* instrument : watchers_) admitted = instrument->should_run(info, IRView(ir), place) && admitted;
     return admitted;
+  }
+
+  inline void notify_before(const PassInfo& info, const IR& ir, const PassPlace& place) {
+    for (Instrument* instrument : watchers_) instrument->before_pass(info, IRView(ir), place);
+  }
+
+  inline void notify_after(const PassInfo& info, const IR& ir, const PassPlace& place) {
+    for (Instrument* instrument : watchers_) instrument->after_pass(info, IRView(ir), place);
   }
 
   /// Runs `body` between the before and after hooks, notes the result for
@@ -256,27 +288,32 @@ class Execution {
   /// themselves), and turns a failure into a PassError naming the path.
   template <class Body>
   inline IR run_with_hooks(const PassInfo& info, const PassPlace& place, IR ir, bool notes, Body&& body) {
-    const bool watched = !ctx_.instruments.empty();
+    const bool watched = !watchers_.empty();
     const bool compares = tracks_ && notes && HasIdentity<IR>;
     if (!watched && !compares) {
       IR output = guarded(info, [&] { return body(std::move(ir)); });
       if (tracks_ && notes) note_ran(info.name, true);
       return output;
     }
-    for (const auto& instrument : ctx_.instruments) instrument->before_pass(info, IRView(ir), place);
+    notify_before(info, ir, place);
     IR output = [&] {
       try {
         return guarded(info, [&] { return body(IR(ir)); });
       } catch (...) {
-        for (const auto& instrument : ctx_.instruments) {
-          instrument->after_failed_pass(info, IRView(ir), place, std::current_exception());
-        }
+        after_failed(info, ir, place);
         throw;
       }
     }();
     if (tracks_ && notes) note_ran(info.name, changed(ir, output));
-    for (const auto& instrument : ctx_.instruments) instrument->after_pass(info, IRView(output), place);
+    notify_after(info, output, place);
     return output;
+  }
+
+  /// Tells every instrument that the pass failed on `input`; call it from a handler.
+  [[gnu::noinline]] void after_failed(const PassInfo& info, const IR& input, const PassPlace& place) {
+    for (Instrument* instrument : watchers_) {
+      instrument->after_failed_pass(info, IRView(input), place, std::current_exception());
+    }
   }
 
   static bool changed(const IR& before, const IR& after) {
@@ -362,6 +399,8 @@ class Execution {
   bool tracks_;
   /// Nothing to watch and nothing required: the gate is the opt level alone.
   bool fast_;
+  bool observed_;
+  std::vector<Instrument*> watchers_;
   Execution* outer_;
   const PassSource<IR>* source_ = nullptr;
   std::size_t sequence_ = 0;
