@@ -181,9 +181,13 @@ constexpr Finding index_names(const std::array<PassInfo, N>& infos,
 }
 
 /// The ordering check: each required name is carried by an earlier pass.
+/// Which pipelines may require passes they do not hold: open ones, which
+/// become runtime passes, leave those to the run to resolve.
+enum class Openness { closed, open };
+
 template <std::size_t N>
-constexpr Finding check_order(const std::array<PassInfo, N>& infos,
-                              const std::array<const void*, N>& ids) {
+constexpr Finding check_order(const std::array<PassInfo, N>& infos, const std::array<const void*, N>& ids,
+                              Openness openness = Openness::closed) {
   NameTable<N> first;
   if (Finding duplicate = index_names(infos, ids, first); duplicate.problem != Problem::none) {
     return duplicate;
@@ -191,7 +195,10 @@ constexpr Finding check_order(const std::array<PassInfo, N>& infos,
   for (std::size_t i = 0; i < N; ++i) {
     for (std::size_t r = 0; r < infos[i].required.size(); ++r) {
       std::size_t j = first.find(infos[i].required[r]);
-      if (j == NameTable<N>::npos) return {.problem = Problem::missing, .pass = i, .requirement = r};
+      if (j == NameTable<N>::npos) {
+        if (openness == Openness::open) continue;
+        return {.problem = Problem::missing, .pass = i, .requirement = r};
+      }
       if (j == i) return {.problem = Problem::self_requirement, .pass = i, .requirement = r};
       if (j > i) return {.problem = Problem::after_user, .pass = i, .other = j, .requirement = r};
     }

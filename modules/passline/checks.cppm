@@ -89,13 +89,13 @@ constexpr auto finding_carrier() {
 
 /// The carrier for the first problem of a static pipeline over IR: the shape of
 /// each pass, then names and ordering; void when there is none.
-template <class IR, class Leaves>
+template <class IR, class Leaves, Openness Open>
 constexpr auto pipeline_carrier() {
   constexpr std::size_t bad = first_bad_shape<IR>(Leaves{});
   if constexpr (bad < Leaves::size) {
     return shape_carrier<IR, type_at<Leaves, bad>>();
   } else {
-    return finding_carrier<Leaves, check_order(infos_of(Leaves{}), type_ids_of(Leaves{}))>();
+    return finding_carrier<Leaves, check_order(infos_of(Leaves{}), type_ids_of(Leaves{}), Open)>();
   }
 }
 
@@ -170,7 +170,7 @@ constexpr void diagnose() {
 }
 
 /// The whole check of a static pipeline over IR. At most one static_assert fires.
-template <class IR, class Leaves>
-using pipeline_carrier_t = typename decltype(pipeline_carrier<IR, Leaves>())::type;
+template <class IR, class Leaves, Openness Open = Openness::closed>
+using pipeline_carrier_t = typename decltype(pipeline_carrier<IR, Leaves, Open>())::type;
 
 }  // namespace passline::detail

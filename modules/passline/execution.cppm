@@ -148,12 +148,14 @@ class Execution {
   }
 
   /// Runs one pass of a static pipeline, which has already gated it and
-  /// ordered its requirements; `call` runs it.
+  /// ordered its requirements; `call` runs it. A whole static pipeline that
+  /// opened this run reports itself here too (`is_pipeline`): its passes note
+  /// themselves when they run.
   template <class Call>
-  inline IR run_static(const PassInfo& info, Call&& call, IR ir) {
+  inline IR run_static(const PassInfo& info, Call&& call, IR ir, bool is_pipeline = false) {
     const PassPlace place = next_place({});
     if (!plain_ && !admitted_by_instruments(info, ir, place)) return ir;
-    return run_with_hooks(info, place, std::move(ir), true, [&](IR input) { return call(std::move(input)); });
+    return run_with_hooks(info, place, std::move(ir), !is_pipeline, [&](IR input) { return call(std::move(input)); });
   }
 
   /// Static pipelines report their name here so their passes stand under it.

@@ -67,8 +67,8 @@ struct StaticNode final : PassNode<IR> {
 template <class IR, class P>
 constexpr bool check_open_pipeline() {
   if constexpr (StaticPipeline<P>) {
-    using Carrier = pipeline_carrier_t<IR, decltype(flatten_passes<P>())>;
-    if constexpr (!std::is_void_v<Carrier> && problem_of<Carrier> != Problem::missing) diagnose<Carrier>();
+    using Carrier = pipeline_carrier_t<IR, decltype(flatten_passes<P>()), Openness::open>;
+    if constexpr (!std::is_void_v<Carrier>) diagnose<Carrier>();
   }
   return true;
 }

@@ -171,8 +171,10 @@ struct Sequential {
       for (std::size_t i = 0; i < Facts::size; ++i) runs[i] = ctx.opt_level >= Facts::levels[i];
     }
     if (active && &active->context() == &ctx) return run_reported(*active, runs, std::move(ir), ctx);
+    // A run of its own: the pipeline is reported as a whole, as a runtime one is.
     Run run(ctx, slot_count > 0);
-    return run_reported(run, runs, std::move(ir), ctx);
+    return run.run_static(info, [&](IR input) { return run_reported(run, runs, std::move(input), ctx); }, std::move(ir),
+                          true);
   }
 
  private:

@@ -195,6 +195,19 @@ TEST(TVMScenarios, InstrumentHooksInOrder) {
                          "b.should_run Skipped", "a.after Sequential", "b.after Sequential", "a.exit", "b.exit"}));
 }
 
+TEST(TVMScenarios, StaticPipelineUnderAnInstrumentIsSeenWholeAndByPass) {
+  auto log = std::make_shared<Names>();
+  auto recorder = std::make_shared<Recorder>("a", log);
+  recorder->vetoed = "Skipped";
+  PassContext ctx{.instruments = {recorder}};
+  using passline::testing::ProgramStep;
+  const passline::Sequential<ProgramStep<"Run">, ProgramStep<"Skipped">> pipeline;
+  const Program out = pipeline(two_functions(), ctx);
+  EXPECT_EQ(out.module_passes, (Names{"Run"}));
+  EXPECT_EQ(*log, (Names{"a.should_run Sequential", "a.before Sequential", "a.should_run Run", "a.before Run",
+                         "a.after Run", "a.should_run Skipped", "a.after Sequential"}));
+}
+
 TEST(TVMScenarios, FailedEnterExitsTheEnteredInReverseAndDoesNotPush) {
   auto log = std::make_shared<Names>();
   auto first = std::make_shared<Recorder>("a", log);
