@@ -66,7 +66,7 @@ class ConfigKeys {
     auto names = keys_ | ranges::views::keys
                  | ranges::views::transform([](const std::string& k) { return std::string_view(k); })
                  | ranges::to<std::vector>();
-    throw ConfigError(fmt::format(fmt::runtime("unknown config key '{}'{}"), name, detail::did_you_mean(name, names)));
+    throw ConfigError(fmt::format(fmt::runtime("unknown config key '{}'{}"), name, did_you_mean(name, names)));
   }
 
   /// Every key, sorted by name.

@@ -118,7 +118,7 @@ class Registry final : public detail::PassSource<IR> {
       auto slot = ranges::find_if(values, [&](const auto& v) { return v.first == option; });
       if (slot == values.end()) {
         throw RegistryError(fmt::format(fmt::runtime("pass '{}' has no option '{}'{}"), name, option,
-                                        detail::did_you_mean(option, detail::option_names(entry.options))));
+                                        did_you_mean(option, detail::option_names(entry.options))));
       }
       if (slot->second.index() != value.index()) {
         throw RegistryError(fmt::format(fmt::runtime("option '{}' of pass '{}' takes a {}, not a {}"), option, name,
@@ -185,7 +185,7 @@ class Registry final : public detail::PassSource<IR> {
 
   const Entry& at(std::string_view name) const {
     if (auto it = entries_.find(name); it != entries_.end()) return *it->second;
-    throw RegistryError(fmt::format(fmt::runtime("unknown pass '{}'{}"), name, detail::did_you_mean(name, names())));
+    throw RegistryError(fmt::format(fmt::runtime("unknown pass '{}'{}"), name, did_you_mean(name, names())));
   }
 
   /// The made pass, marked with how it prints: a registered pipeline by its

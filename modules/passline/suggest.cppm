@@ -1,4 +1,4 @@
-// Internal: "did you mean" suggestions for names that are not found.
+// "Did you mean" suggestions for names that are not found (internal but for `did_you_mean`).
 //
 // Registries of passes, options and config keys all answer an unknown name the
 // same way, with the closest known names by edit distance, so the rule lives here.
@@ -74,9 +74,14 @@ std::string join_names(const std::vector<std::string_view>& names, std::string_v
   return text;
 }
 
-/// " (did you mean 'A'?)", " (did you mean 'A' or 'B'?)", or "" when nothing is close.
+}  // namespace passline::detail
+
+export namespace passline {
+
+/// For messages about an unknown name: " (did you mean 'A'?)", " (did you mean 'A' or 'B'?)",
+/// or "" when nothing is close.
 std::string did_you_mean(std::string_view name, const std::vector<std::string_view>& known) {
-  const std::vector<std::string> close = closest_names(name, known);
+  const std::vector<std::string> close = detail::closest_names(name, known);
   if (close.empty()) return {};
   std::string text = " (did you mean ";
   for (std::size_t i = 0; i < close.size(); ++i) {
@@ -86,4 +91,5 @@ std::string did_you_mean(std::string_view name, const std::vector<std::string_vi
   return text + "?)";
 }
 
-}  // namespace passline::detail
+}  // namespace passline
+

@@ -1,0 +1,237 @@
+// Function bodies: an immutable arena of compact nodes.
+//
+// A body holds every node of one function in a vector of 24-byte nodes that
+// refer to each other by 32-bit index. A variable use is a reference to its
+// binder (a `var` node), so uses cost nothing. Bodies never change once built:
+// a pass that leaves a function alone hands the same body back, so "did this
+// pass change anything?" is a pointer comparison and keeping the IR from
+// before a pass costs no copy. Lists (call arguments, tuple elements,
+// parameters) live in one side vector, names in one string.
+module;
+#include <atomic>
+#include <bit>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+export module passline.ir:body;
+import :types;
+
+export namespace passline::ir {
+
+/// Index of a node in its body.
+using ExprId = std::uint32_t;
+inline constexpr ExprId no_expr = 0xffffffffu;
+
+enum class Kind : std::uint8_t {
+  var,        // a binder; uses refer to it. a, b: name
+  int_const,  // a, b: low and high 32 bits
+  float_const,
+  bool_const,  // a: 0 or 1
+  op,          // op; a, b, c: operands (as many as the operator takes)
+  call,        // a: callee; b, c: arguments in the list
+  global,      // a, b: name of a global function
+  let,         // a: var; b: value; c: body
+  if_,         // a: condition; b: then; c: else
+  tuple,       // b, c: elements in the list
+  proj,        // a: tuple; b: index
+  fn,          // a, b: parameters (vars) in the list; c: body; type: the function type
+};
+
+enum class Op : std::uint8_t { add, sub, mul, div, mod, neg, eq, ne, lt, le, gt, ge, and_, or_, not_, select };
+
+inline constexpr Op all_ops[] = {Op::add, Op::sub, Op::mul, Op::div, Op::mod, Op::neg, Op::eq, Op::ne,
+                                 Op::lt,  Op::le,  Op::gt,  Op::ge,  Op::and_, Op::or_, Op::not_, Op::select};
+
+constexpr std::string_view op_name(Op op) {
+  constexpr std::string_view names[] = {"add", "sub", "mul", "div", "mod", "neg", "eq",  "ne",
+                                        "lt",  "le",  "gt",  "ge",  "and", "or",  "not", "select"};
+  return names[static_cast<int>(op)];
+}
+
+constexpr int op_arity(Op op) {
+  switch (op) {
+    case Op::neg:
+    case Op::not_: return 1;
+    case Op::select: return 3;
+    default: return 2;
+  }
+}
+
+/// One node: 24 bytes. `loc` is a byte offset into the module's source.
+struct Node {
+  Kind kind;
+  Op op = Op::add;
+  std::uint16_t flags = 0;
+  Type type = {};
+  std::uint32_t a = no_expr;
+  std::uint32_t b = no_expr;
+  std::uint32_t c = no_expr;
+  std::uint32_t loc = 0;
+};
+static_assert(sizeof(Node) == 24);
+
+class BodyBuilder;
+
+/// The body of a function: its parameters, result type, and expression.
+class Body {
+ public:
+  const Node& operator[](ExprId id) const { return nodes_[id]; }
+  std::size_t size() const { return nodes_.size(); }
+  std::span<const Node> nodes() const { return nodes_; }
+
+  std::span<const ExprId> params() const { return list(params_start_, params_count_); }
+  ExprId root() const { return root_; }
+  Type result() const { return result_; }
+
+  /// The elements of a node's list: call arguments, tuple elements, fn parameters.
+  std::span<const ExprId> list(std::uint32_t start, std::uint32_t count) const {
+    return std::span<const ExprId>(lists_).subspan(start, count);
+  }
+  std::span<const ExprId> args(ExprId call) const { return list(nodes_[call].b, nodes_[call].c); }
+  std::span<const ExprId> elements(ExprId tuple) const { return list(nodes_[tuple].b, nodes_[tuple].c); }
+  std::span<const ExprId> fn_params(ExprId fn) const { return list(nodes_[fn].a, nodes_[fn].b); }
+  /// The name of a var or global node.
+  std::string_view name(ExprId id) const { return std::string_view(names_).substr(nodes_[id].a, nodes_[id].b); }
+
+  std::int64_t int_value(ExprId id) const {
+    return static_cast<std::int64_t>(static_cast<std::uint64_t>(nodes_[id].a) |
+                                     (static_cast<std::uint64_t>(nodes_[id].b) << 32));
+  }
+  double float_value(ExprId id) const { return std::bit_cast<double>(static_cast<std::uint64_t>(int_value(id))); }
+  bool bool_value(ExprId id) const { return nodes_[id].a != 0; }
+
+  /// The structural hash of the body, computed once.
+  std::uint64_t fingerprint() const;
+
+ private:
+  friend class BodyBuilder;
+  std::vector<Node> nodes_;
+  std::vector<ExprId> lists_;
+  std::string names_;
+  std::uint32_t params_start_ = 0;
+  std::uint32_t params_count_ = 0;
+  ExprId root_ = no_expr;
+  Type result_ = {};
+  mutable std::atomic<std::uint64_t> fingerprint_{0};
+};
+
+/// Builds a body node by node. Started from an existing body, it keeps that
+/// body's names, so vars copied from it keep theirs for free.
+class BodyBuilder {
+ public:
+  BodyBuilder() = default;
+  explicit BodyBuilder(const Body& names_from) { names_ = names_from.names_; }
+
+  ExprId var(std::string_view name, Type type, std::uint32_t loc) {
+    auto [offset, length] = intern_name(name);
+    return add({.kind = Kind::var, .type = type, .a = offset, .b = length, .loc = loc});
+  }
+  /// A var with the name of var `from` of `body` (the body this builder started from).
+  ExprId var_like(const Body& body, ExprId from, Type type) {
+    const Node& n = body[from];
+    return add({.kind = Kind::var, .type = type, .a = n.a, .b = n.b, .loc = n.loc});
+  }
+  ExprId int_const(std::int64_t value, std::uint32_t loc) {
+    const auto bits = static_cast<std::uint64_t>(value);
+    return add({.kind = Kind::int_const, .type = types::i64, .a = static_cast<std::uint32_t>(bits),
+                .b = static_cast<std::uint32_t>(bits >> 32), .loc = loc});
+  }
+  ExprId float_const(double value, std::uint32_t loc) {
+    const auto bits = std::bit_cast<std::uint64_t>(value);
+    return add({.kind = Kind::float_const, .type = types::f64, .a = static_cast<std::uint32_t>(bits),
+                .b = static_cast<std::uint32_t>(bits >> 32), .loc = loc});
+  }
+  ExprId bool_const(bool value, std::uint32_t loc) {
+    return add({.kind = Kind::bool_const, .type = types::boolean, .a = value ? 1u : 0u, .loc = loc});
+  }
+  ExprId op(Op op, std::span<const ExprId> operands, Type type, std::uint32_t loc) {
+    Node n{.kind = Kind::op, .op = op, .type = type, .loc = loc};
+    if (operands.size() > 0) n.a = operands[0];
+    if (operands.size() > 1) n.b = operands[1];
+    if (operands.size() > 2) n.c = operands[2];
+    return add(n);
+  }
+  ExprId call(ExprId callee, std::span<const ExprId> args, Type type, std::uint32_t loc) {
+    auto [start, count] = add_list(args);
+    return add({.kind = Kind::call, .type = type, .a = callee, .b = start, .c = count, .loc = loc});
+  }
+  ExprId global(std::string_view name, Type type, std::uint32_t loc) {
+    auto [offset, length] = intern_name(name);
+    return add({.kind = Kind::global, .type = type, .a = offset, .b = length, .loc = loc});
+  }
+  ExprId let(ExprId var, ExprId value, ExprId body, Type type, std::uint32_t loc) {
+    return add({.kind = Kind::let, .type = type, .a = var, .b = value, .c = body, .loc = loc});
+  }
+  ExprId if_(ExprId cond, ExprId then, ExprId otherwise, Type type, std::uint32_t loc) {
+    return add({.kind = Kind::if_, .type = type, .a = cond, .b = then, .c = otherwise, .loc = loc});
+  }
+  ExprId tuple(std::span<const ExprId> elements, Type type, std::uint32_t loc) {
+    auto [start, count] = add_list(elements);
+    return add({.kind = Kind::tuple, .type = type, .b = start, .c = count, .loc = loc});
+  }
+  ExprId proj(ExprId tuple, std::uint32_t index, Type type, std::uint32_t loc) {
+    return add({.kind = Kind::proj, .type = type, .a = tuple, .b = index, .loc = loc});
+  }
+  ExprId fn(std::span<const ExprId> params, ExprId body, Type type, std::uint32_t loc) {
+    auto [start, count] = add_list(params);
+    return add({.kind = Kind::fn, .type = type, .a = start, .b = count, .c = body, .loc = loc});
+  }
+  /// A copy of `node` from the body this builder started from, with new operands.
+  ExprId copy(const Node& node) { return add(node); }
+  ExprId copy_with_list(Node node, std::span<const ExprId> list) {
+    auto [start, count] = add_list(list);
+    if (node.kind == Kind::fn) {
+      node.a = start;
+      node.b = count;
+    } else {
+      node.b = start;
+      node.c = count;
+    }
+    return add(node);
+  }
+
+  /// Sets a node's type after the fact (type inference annotates as it goes).
+  void set_type(ExprId id, Type type) { nodes_[id].type = type; }
+  const Node& operator[](ExprId id) const { return nodes_[id]; }
+  std::size_t size() const { return nodes_.size(); }
+  std::string_view name(ExprId id) const { return std::string_view(names_).substr(nodes_[id].a, nodes_[id].b); }
+
+  std::shared_ptr<const Body> finish(std::span<const ExprId> params, ExprId root, Type result) {
+    auto body = std::make_shared<Body>();
+    auto [start, count] = add_list(params);
+    body->nodes_ = std::move(nodes_);
+    body->lists_ = std::move(lists_);
+    body->names_ = std::move(names_);
+    body->params_start_ = start;
+    body->params_count_ = count;
+    body->root_ = root;
+    body->result_ = result;
+    return body;
+  }
+
+ private:
+  ExprId add(const Node& n) {
+    nodes_.push_back(n);
+    return static_cast<ExprId>(nodes_.size() - 1);
+  }
+  std::pair<std::uint32_t, std::uint32_t> add_list(std::span<const ExprId> items) {
+    const auto start = static_cast<std::uint32_t>(lists_.size());
+    lists_.insert(lists_.end(), items.begin(), items.end());
+    return {start, static_cast<std::uint32_t>(items.size())};
+  }
+  std::pair<std::uint32_t, std::uint32_t> intern_name(std::string_view name) {
+    const auto offset = static_cast<std::uint32_t>(names_.size());
+    names_ += name;
+    return {offset, static_cast<std::uint32_t>(name.size())};
+  }
+
+  std::vector<Node> nodes_;
+  std::vector<ExprId> lists_;
+  std::string names_;
+};
+
+}  // namespace passline::ir

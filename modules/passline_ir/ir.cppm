@@ -1,0 +1,30 @@
+// The reference IR: a small typed functional IR in the spirit of Relay.
+//
+// `import passline.ir;` gives the IR (types, bodies, modules), its text
+// format, its verifier, and its IRTraits, so every pass manager feature
+// (function passes, required-pass identity, instruments) works on it.
+module;
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <utility>
+export module passline.ir;
+export import :types;
+export import :body;
+export import :source;
+export import :functions;
+export import :text;
+export import :verify;
+import passline;
+
+export template <>
+struct passline::IRTraits<passline::ir::Module> {
+  using Function = passline::ir::Function;
+  static std::size_t function_count(const ir::Module& m) { return m.functions.size(); }
+  static const Function& function(const ir::Module& m, std::size_t i) { return m.functions[i]; }
+  static void replace_function(ir::Module& m, std::size_t i, Function fn) { m.functions[i] = std::move(fn); }
+  static bool skips_optimization(const Function& fn) { return fn.skip_optimization; }
+  static bool identical(const ir::Module& a, const ir::Module& b) { return ir::identical(a, b); }
+  static std::string print(const ir::Module& m) { return ir::print(m); }
+  static std::uint64_t fingerprint(const ir::Module& m) { return ir::fingerprint(m); }
+};

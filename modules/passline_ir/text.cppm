@@ -1,0 +1,676 @@
+// The text format of the reference IR: parser and printer (grammar in docs/ir.md).
+//
+// The parser is a hand-written recursive descent over a small lexer. Chains of
+// `let`s, the common shape of large functions, are parsed in a loop, never by
+// recursion, so a function of a million lets parses in constant stack; other
+// nesting is limited to a depth that no program needs, and exceeding it is an
+// error like any other. Every error is an IRError at the offending token.
+// The printer writes one `let` per line and renames a variable only when its
+// name is already taken in the function, so print(parse(text)) is a fixed point.
+module;
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+export module passline.ir:text;
+import :types;
+import :body;
+import :source;
+import :functions;
+import passline;
+
+namespace passline::ir::detail {
+
+enum class Token : std::uint8_t {
+  end, ident, local, global, integer, floating, lparen, rparen, lbrace, rbrace, comma, semicolon, colon, equals,
+  arrow, dot, attr_open, rbracket,
+};
+
+std::string_view describe(Token t) {
+  constexpr std::string_view names[] = {"end of input", "a name", "a local '%name'", "a global '@name'",
+                                        "an integer", "a float", "'('", "')'", "'{'", "'}'", "','", "';'", "':'",
+                                        "'='", "'->'", "'.'", "'#['", "']'"};
+  return names[static_cast<int>(t)];
+}
+
+bool is_name_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+constexpr std::size_t max_depth = 256;
+
+class Parser {
+ public:
+  explicit Parser(std::shared_ptr<const Source> source) : source_(std::move(source)), text_(source_->text()) {
+    advance();
+  }
+
+  Module parse_module() {
+    Module module;
+    module.source = source_;
+    std::unordered_map<std::string_view, std::uint32_t> defined;
+    while (token_ != Token::end) {
+      Function fn = parse_function();
+      if (auto [it, fresh] = defined.try_emplace(fn.name, fn.loc); !fresh) {
+        error(fn.loc + 4, fmt::format("function '@{}' is defined twice (first at line {})", fn.name,
+                                      source_->position(it->second).line));
+      }
+      module.functions.push_back(std::move(fn));
+    }
+    return module;
+  }
+
+ private:
+  // -- Lexer ------------------------------------------------------------------
+
+  [[noreturn]] void error(std::uint32_t at, const std::string& message) const { throw IRError(*source_, at, message); }
+  [[noreturn]] void expected(std::string_view what) const {
+    error(start_, fmt::format("expected {}, found {}", what, found()));
+  }
+  std::string found() const {
+    if (token_ == Token::end) return "end of input";
+    return fmt::format("'{}'", spelling());
+  }
+  std::string_view spelling() const { return text_.substr(start_, pos_ - start_); }
+
+  void skip_space() {
+    while (pos_ < text_.size()) {
+      const char c = text_[pos_];
+      if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+        ++pos_;
+      } else if (c == '/' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '/') {
+        while (pos_ < text_.size() && text_[pos_] != '\n') ++pos_;
+      } else {
+        return;
+      }
+    }
+  }
+
+  void advance() {
+    const bool after_dot = token_ == Token::dot;
+    skip_space();
+    start_ = static_cast<std::uint32_t>(pos_);
+    if (pos_ >= text_.size()) {
+      token_ = Token::end;
+      return;
+    }
+    const char c = text_[pos_];
+    auto single = [&](Token t) {
+      ++pos_;
+      token_ = t;
+    };
+    switch (c) {
+      case '(': return single(Token::lparen);
+      case ')': return single(Token::rparen);
+      case '{': return single(Token::lbrace);
+      case '}': return single(Token::rbrace);
+      case ',': return single(Token::comma);
+      case ';': return single(Token::semicolon);
+      case ':': return single(Token::colon);
+      case '=': return single(Token::equals);
+      case '.': return single(Token::dot);
+      case ']': return single(Token::rbracket);
+      default: break;
+    }
+    if (c == '#' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '[') {
+      pos_ += 2;
+      token_ = Token::attr_open;
+      return;
+    }
+    if (c == '-' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '>') {
+      pos_ += 2;
+      token_ = Token::arrow;
+      return;
+    }
+    if (c == '%' || c == '@') {
+      ++pos_;
+      const std::size_t name_start = pos_;
+      while (pos_ < text_.size() && is_name_char(text_[pos_])) ++pos_;
+      if (pos_ == name_start) error(start_, fmt::format("expected a name after '{}'", c));
+      token_ = c == '%' ? Token::local : Token::global;
+      return;
+    }
+    if (is_digit(c) || (c == '-' && pos_ + 1 < text_.size() && (is_digit(text_[pos_ + 1]) || text_[pos_ + 1] == 'i'))) {
+      lex_number(after_dot);
+      return;
+    }
+    if (is_name_char(c)) {
+      while (pos_ < text_.size() && is_name_char(text_[pos_])) ++pos_;
+      token_ = Token::ident;
+      if (spelling() == "inf" || spelling() == "nan") token_ = Token::floating;
+      return;
+    }
+    error(start_, fmt::format("unexpected character '{}'", c));
+  }
+
+  void lex_number(bool after_dot) {
+    if (text_[pos_] == '-') ++pos_;
+    if (text_.substr(pos_, 3) == "inf") {
+      pos_ += 3;
+      token_ = Token::floating;
+      return;
+    }
+    while (pos_ < text_.size() && is_digit(text_[pos_])) ++pos_;
+    token_ = Token::integer;
+    if (after_dot) return;  // a projection index: `%t.0.1`
+    if (pos_ < text_.size() && text_[pos_] == '.') {
+      ++pos_;
+      if (pos_ >= text_.size() || !is_digit(text_[pos_])) error(start_, "expected digits after the decimal point");
+      while (pos_ < text_.size() && is_digit(text_[pos_])) ++pos_;
+      token_ = Token::floating;
+    }
+    if (pos_ < text_.size() && (text_[pos_] == 'e' || text_[pos_] == 'E')) {
+      ++pos_;
+      if (pos_ < text_.size() && (text_[pos_] == '+' || text_[pos_] == '-')) ++pos_;
+      if (pos_ >= text_.size() || !is_digit(text_[pos_])) error(start_, "expected digits in the exponent");
+      while (pos_ < text_.size() && is_digit(text_[pos_])) ++pos_;
+      token_ = Token::floating;
+    }
+    if (pos_ < text_.size() && is_name_char(text_[pos_])) {
+      error(static_cast<std::uint32_t>(pos_), fmt::format("unexpected '{}' after a number", text_[pos_]));
+    }
+  }
+
+  void expect(Token t) {
+    if (token_ != t) expected(describe(t));
+    advance();
+  }
+  bool accept(Token t) {
+    if (token_ != t) return false;
+    advance();
+    return true;
+  }
+  bool at_keyword(std::string_view word) const { return token_ == Token::ident && spelling() == word; }
+  void expect_keyword(std::string_view word) {
+    if (!at_keyword(word)) expected(fmt::format("'{}'", word));
+    advance();
+  }
+
+  // -- Types ------------------------------------------------------------------
+
+  Type parse_type() {
+    const std::uint32_t at = start_;
+    if (at_keyword("i64")) return advance(), types::i64;
+    if (at_keyword("f64")) return advance(), types::f64;
+    if (at_keyword("bool")) return advance(), types::boolean;
+    auto& table = TypeTable::global();
+    if (accept(Token::lparen)) {
+      std::vector<Type> elements;
+      while (token_ != Token::rparen) {
+        elements.push_back(parse_type());
+        if (!accept(Token::comma)) break;
+      }
+      expect(Token::rparen);
+      return table.tuple(elements);
+    }
+    if (at_keyword("fn")) {
+      advance();
+      expect(Token::lparen);
+      std::vector<Type> params;
+      while (token_ != Token::rparen) {
+        params.push_back(parse_type());
+        if (!accept(Token::comma)) break;
+      }
+      expect(Token::rparen);
+      expect(Token::arrow);
+      return table.function(params, parse_type());
+    }
+    if (token_ == Token::ident) error(at, fmt::format("unknown type '{}' (types: i64, f64, bool, (T, ...), fn(T, ...) -> T)", spelling()));
+    expected("a type");
+  }
+
+  // -- Functions ----------------------------------------------------------------
+
+  Function parse_function() {
+    Function fn;
+    if (accept(Token::attr_open)) {
+      do {
+        if (token_ != Token::ident) expected("an attribute");
+        if (spelling() == "export") {
+          fn.exported = true;
+        } else if (spelling() == "noopt") {
+          fn.skip_optimization = true;
+        } else {
+          error(start_, fmt::format("unknown attribute '{}' (attributes: export, noopt)", spelling()));
+        }
+        advance();
+      } while (accept(Token::comma));
+      expect(Token::rbracket);
+    }
+    fn.loc = start_;
+    expect_keyword("def");
+    if (token_ != Token::global) expected("a function name '@name'");
+    fn.name = std::string(spelling().substr(1));
+    advance();
+    builder_ = BodyBuilder();
+    scopes_.clear();
+    std::vector<ExprId> params = parse_params();
+    Type result = types::unknown;
+    if (accept(Token::arrow)) result = parse_type();
+    expect(Token::lbrace);
+    const ExprId root = parse_expr(0);
+    expect(Token::rbrace);
+    for (ExprId p : params) unbind(p);
+    fn.body = builder_.finish(params, root, result);
+    return fn;
+  }
+
+  /// `(%a: T, ...)`; binds the parameters.
+  std::vector<ExprId> parse_params() {
+    expect(Token::lparen);
+    std::vector<ExprId> params;
+    while (token_ != Token::rparen) {
+      if (token_ != Token::local) expected("a parameter '%name'");
+      const std::uint32_t at = start_;
+      const std::string_view name = spelling().substr(1);
+      for (ExprId p : params) {
+        if (builder_.name(p) == name) error(at, fmt::format("parameter '%{}' is declared twice", name));
+      }
+      advance();
+      if (token_ != Token::colon) error(start_, fmt::format("parameter '%{}' needs a type: '%{}: i64'", name, name));
+      advance();
+      params.push_back(builder_.var(name, parse_type(), at));
+      if (!accept(Token::comma)) break;
+    }
+    expect(Token::rparen);
+    for (ExprId p : params) bind(p);
+    return params;
+  }
+
+  /// Scopes are keyed by the name as spelled in the source, which outlives
+  /// parsing (the builder's own copy of the names moves as it grows).
+  void bind(ExprId var) { scopes_[source_name(var)].push_back(var); }
+  void unbind(ExprId var) { scopes_.find(source_name(var))->second.pop_back(); }
+  std::string_view source_name(ExprId var) const {
+    return text_.substr(builder_[var].loc + 1, builder_[var].b);  // after the '%'
+  }
+
+  // -- Expressions --------------------------------------------------------------
+
+  struct PendingLet {
+    ExprId var;
+    ExprId value;
+    std::uint32_t loc;
+  };
+
+  ExprId parse_expr(std::size_t depth) {
+    if (depth > max_depth) error(start_, fmt::format("expression nested more than {} deep", max_depth));
+    std::vector<PendingLet> lets;
+    while (at_keyword("let")) {
+      const std::uint32_t loc = start_;
+      advance();
+      if (token_ != Token::local) expected("a variable '%name' after 'let'");
+      const std::uint32_t var_at = start_;
+      const std::string_view name = spelling().substr(1);
+      advance();
+      Type type = types::unknown;
+      if (accept(Token::colon)) type = parse_type();
+      expect(Token::equals);
+      const ExprId value = parse_expr(depth + 1);
+      if (token_ != Token::semicolon) expected("';' after the value of a let");
+      advance();
+      const ExprId var = builder_.var(name, type, var_at);
+      bind(var);
+      lets.push_back({var, value, loc});
+    }
+    ExprId result = parse_non_let(depth);
+    for (auto it = lets.rbegin(); it != lets.rend(); ++it) {
+      unbind(it->var);
+      result = builder_.let(it->var, it->value, result, types::unknown, it->loc);
+    }
+    return result;
+  }
+
+  ExprId parse_non_let(std::size_t depth) {
+    const std::uint32_t loc = start_;
+    if (at_keyword("if")) {
+      advance();
+      const ExprId cond = parse_expr(depth + 1);
+      expect(Token::lbrace);
+      const ExprId then = parse_expr(depth + 1);
+      expect(Token::rbrace);
+      expect_keyword("else");
+      expect(Token::lbrace);
+      const ExprId otherwise = parse_expr(depth + 1);
+      expect(Token::rbrace);
+      return builder_.if_(cond, then, otherwise, types::unknown, loc);
+    }
+    return parse_postfix(depth);
+  }
+
+  ExprId parse_postfix(std::size_t depth) {
+    const std::uint32_t loc = start_;  // calls and projections point at what they apply to
+    ExprId e = parse_primary(depth);
+    for (;;) {
+      if (token_ == Token::lparen) {
+        std::vector<ExprId> args = parse_args(depth);
+        e = builder_.call(e, args, types::unknown, loc);
+      } else if (accept(Token::dot)) {
+        if (token_ != Token::integer || spelling().starts_with('-')) expected("a tuple index after '.'");
+        const std::uint32_t index = parse_index();
+        advance();
+        e = builder_.proj(e, index, types::unknown, loc);
+      } else {
+        return e;
+      }
+    }
+  }
+
+  std::uint32_t parse_index() const {
+    std::uint32_t index = 0;
+    const std::string_view digits = spelling();
+    auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), index);
+    if (ec != std::errc()) error(start_, fmt::format("tuple index '{}' is too large", digits));
+    return index;
+  }
+
+  std::vector<ExprId> parse_args(std::size_t depth) {
+    expect(Token::lparen);
+    std::vector<ExprId> args;
+    while (token_ != Token::rparen) {
+      args.push_back(parse_expr(depth + 1));
+      if (!accept(Token::comma)) break;
+    }
+    expect(Token::rparen);
+    return args;
+  }
+
+  ExprId parse_primary(std::size_t depth) {
+    const std::uint32_t loc = start_;
+    switch (token_) {
+      case Token::local: {
+        const std::string_view name = spelling().substr(1);
+        auto it = scopes_.find(name);
+        if (it == scopes_.end() || it->second.empty()) error(loc, fmt::format("unknown variable '%{}'", name));
+        advance();
+        return it->second.back();
+      }
+      case Token::global: {
+        const ExprId g = builder_.global(spelling().substr(1), types::unknown, loc);
+        advance();
+        return g;
+      }
+      case Token::integer: {
+        std::int64_t value = 0;
+        const std::string_view digits = spelling();
+        auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+        if (ec != std::errc()) error(loc, fmt::format("integer '{}' does not fit in i64", digits));
+        advance();
+        return builder_.int_const(value, loc);
+      }
+      case Token::floating: return builder_.float_const(parse_float(), loc);
+      case Token::lparen: return parse_tuple(depth);
+      case Token::ident: break;
+      default: expected("an expression");
+    }
+    if (at_keyword("true") || at_keyword("false")) {
+      const bool value = at_keyword("true");
+      advance();
+      return builder_.bool_const(value, loc);
+    }
+    if (at_keyword("fn")) return parse_fn(depth);
+    const std::string_view name = spelling();
+    std::optional<Op> op;
+    for (Op candidate : all_ops) {
+      if (op_name(candidate) == name) op = candidate;
+    }
+    if (!op) error(loc, fmt::format("unknown operator '{}'{}", name, suggestion(name)));
+    advance();
+    if (token_ != Token::lparen) error(start_, fmt::format("expected '(' after operator '{}'", name));
+    std::vector<ExprId> operands = parse_args(depth);
+    if (static_cast<int>(operands.size()) != op_arity(*op)) {
+      error(loc, fmt::format("operator '{}' takes {} operand{}, not {}", name, op_arity(*op),
+                             op_arity(*op) == 1 ? "" : "s", operands.size()));
+    }
+    return builder_.op(*op, operands, types::unknown, loc);
+  }
+
+  static std::string suggestion(std::string_view name) {
+    std::vector<std::string_view> names;
+    for (Op op : all_ops) names.push_back(op_name(op));
+    return did_you_mean(name, names);
+  }
+
+  double parse_float() {
+    const std::string_view text = spelling();
+    double value = 0;
+    if (text == "inf") {
+      value = INFINITY;
+    } else if (text == "-inf") {
+      value = -INFINITY;
+    } else if (text == "nan") {
+      value = NAN;
+    } else {
+      auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+      if (ec != std::errc()) error(start_, fmt::format("float '{}' is out of range", text));
+    }
+    advance();
+    return value;
+  }
+
+  ExprId parse_tuple(std::size_t depth) {
+    const std::uint32_t loc = start_;
+    expect(Token::lparen);
+    std::vector<ExprId> elements;
+    bool trailing_comma = false;
+    while (token_ != Token::rparen) {
+      elements.push_back(parse_expr(depth + 1));
+      trailing_comma = accept(Token::comma);
+      if (!trailing_comma) break;
+    }
+    expect(Token::rparen);
+    if (elements.size() == 1 && !trailing_comma) return elements.front();  // parentheses
+    return builder_.tuple(elements, types::unknown, loc);
+  }
+
+  ExprId parse_fn(std::size_t depth) {
+    const std::uint32_t loc = start_;
+    advance();
+    std::vector<ExprId> params = parse_params();
+    Type result = types::unknown;
+    if (accept(Token::arrow)) result = parse_type();
+    expect(Token::lbrace);
+    const ExprId body = parse_expr(depth + 1);
+    expect(Token::rbrace);
+    for (ExprId p : params) unbind(p);
+    Type type = types::unknown;
+    if (result.known()) {
+      std::vector<Type> param_types;
+      for (ExprId p : params) param_types.push_back(builder_[p].type);
+      type = TypeTable::global().function(param_types, result);
+    }
+    return builder_.fn(params, body, type, loc);
+  }
+
+  std::shared_ptr<const Source> source_;
+  std::string_view text_;
+  std::size_t pos_ = 0;
+  std::uint32_t start_ = 0;
+  Token token_ = Token::end;
+  BodyBuilder builder_;
+  std::unordered_map<std::string_view, std::vector<ExprId>> scopes_;
+};
+
+/// Prints one function, naming each variable once.
+class Printer {
+ public:
+  explicit Printer(const Body& body) : body_(body), names_(body.size()) {}
+
+  std::string function(const Function& fn) {
+    std::string out;
+    if (fn.exported || fn.skip_optimization) {
+      out += "#[";
+      if (fn.exported) out += "export";
+      if (fn.exported && fn.skip_optimization) out += ", ";
+      if (fn.skip_optimization) out += "noopt";
+      out += "]\n";
+    }
+    out += fmt::format("def @{}{}", fn.name, params(body_.params()));
+    if (body_.result().known()) out += " -> " + TypeTable::global().print(body_.result());
+    out += " {\n";
+    block(body_.root(), 1, out);
+    out += "}\n";
+    return out;
+  }
+
+ private:
+  std::string params(std::span<const ExprId> ps) {
+    std::string out = "(";
+    for (std::size_t i = 0; i < ps.size(); ++i) {
+      out += fmt::format("{}%{}: {}", i ? ", " : "", name(ps[i]), TypeTable::global().print(body_[ps[i]].type));
+    }
+    return out + ")";
+  }
+
+  /// The printed name of a var: its own, unless another var took it first.
+  std::string_view name(ExprId var) {
+    if (!names_[var].empty()) return names_[var];
+    std::string candidate(body_.name(var));
+    if (candidate.empty()) candidate = "v";
+    for (std::size_t n = 1; taken_.contains(candidate); ++n) candidate = fmt::format("{}_{}", body_.name(var), n);
+    taken_.insert(candidate);
+    names_[var] = std::move(candidate);
+    return names_[var];
+  }
+
+  static void indent(std::size_t depth, std::string& out) { out.append(depth * 2, ' '); }
+
+  /// An expression in statement position: lets one per line, then the result.
+  void block(ExprId id, std::size_t depth, std::string& out) {
+    while (body_[id].kind == Kind::let) {
+      const Node& let = body_[id];
+      indent(depth, out);
+      out += fmt::format("let %{}", name(let.a));
+      if (body_[let.a].type.known()) out += ": " + TypeTable::global().print(body_[let.a].type);
+      out += " = ";
+      expr(let.b, depth, out);
+      out += ";\n";
+      id = let.c;
+    }
+    indent(depth, out);
+    expr(id, depth, out);
+    out += "\n";
+  }
+
+  void expr(ExprId id, std::size_t depth, std::string& out) {
+    const Node& n = body_[id];
+    switch (n.kind) {
+      case Kind::var: out += fmt::format("%{}", name(id)); return;
+      case Kind::int_const: out += fmt::format("{}", body_.int_value(id)); return;
+      case Kind::float_const: out += float_text(body_.float_value(id)); return;
+      case Kind::bool_const: out += body_.bool_value(id) ? "true" : "false"; return;
+      case Kind::global: out += fmt::format("@{}", body_.name(id)); return;
+      case Kind::op:
+        out += op_name(n.op);
+        out += '(';
+        expr(n.a, depth, out);
+        if (n.b != no_expr) out += ", ", expr(n.b, depth, out);
+        if (n.c != no_expr) out += ", ", expr(n.c, depth, out);
+        out += ')';
+        return;
+      case Kind::call: {
+        const bool wrap = body_[n.a].kind == Kind::fn || body_[n.a].kind == Kind::if_ || body_[n.a].kind == Kind::let;
+        if (wrap) out += '(';
+        expr(n.a, depth, out);
+        if (wrap) out += ')';
+        list(body_.args(id), depth, out, false);
+        return;
+      }
+      case Kind::tuple: list(body_.elements(id), depth, out, body_.elements(id).size() == 1); return;
+      case Kind::proj: {
+        const bool wrap = body_[n.a].kind == Kind::fn || body_[n.a].kind == Kind::if_ || body_[n.a].kind == Kind::let;
+        if (wrap) out += '(';
+        expr(n.a, depth, out);
+        if (wrap) out += ')';
+        out += fmt::format(".{}", n.b);
+        return;
+      }
+      case Kind::if_:
+        out += "if ";
+        expr(n.a, depth, out);
+        out += " {\n";
+        block(n.b, depth + 1, out);
+        indent(depth, out);
+        out += "} else {\n";
+        block(n.c, depth + 1, out);
+        indent(depth, out);
+        out += "}";
+        return;
+      case Kind::let:
+        out += "(\n";  // a let in operand position: a parenthesized block
+        block(id, depth + 1, out);
+        indent(depth, out);
+        out += ")";
+        return;
+      case Kind::fn: {
+        out += "fn" + params(body_.fn_params(id));
+        if (n.type.known()) out += " -> " + TypeTable::global().print(TypeTable::global().result(n.type));
+        out += " {\n";
+        block(n.c, depth + 1, out);
+        indent(depth, out);
+        out += "}";
+        return;
+      }
+    }
+  }
+
+  void list(std::span<const ExprId> items, std::size_t depth, std::string& out, bool trailing_comma) {
+    out += '(';
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      if (i) out += ", ";
+      expr(items[i], depth, out);
+    }
+    if (trailing_comma) out += ',';
+    out += ')';
+  }
+
+  static std::string float_text(double value) {
+    if (std::isnan(value)) return "nan";
+    if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+    std::string text = fmt::format("{}", value);
+    if (text.find_first_of(".e") == std::string::npos) text += ".0";
+    return text;
+  }
+
+  const Body& body_;
+  std::vector<std::string> names_;
+  std::unordered_set<std::string> taken_;
+};
+
+}  // namespace passline::ir::detail
+
+export namespace passline::ir {
+
+/// Parses a module; `name` is the file name that error messages show.
+/// Throws IRError at the first malformed spot.
+Module parse(std::string text, std::string name = "<input>") {
+  auto source = std::make_shared<const Source>(std::move(name), std::move(text));
+  return detail::Parser(source).parse_module();
+}
+
+/// One function in the text format.
+std::string print(const Function& fn) { return detail::Printer(*fn.body).function(fn); }
+
+/// A module in the text format, functions separated by a blank line.
+std::string print(const Module& module) {
+  std::string out;
+  for (std::size_t i = 0; i < module.functions.size(); ++i) {
+    if (i) out += '\n';
+    out += print(module.functions[i]);
+  }
+  return out;
+}
+
+}  // namespace passline::ir

@@ -1,0 +1,119 @@
+// The verifier: is a module well formed?
+//
+// Well formed means: global names are unique and every global a body names
+// exists; every variable is bound once and used only in its scope; operators
+// get as many operands as they take, and calls of globals as many arguments as
+// the callee has parameters. Types are InferType's business, not the
+// verifier's. The walk is iterative, so deep let chains cost no stack.
+module;
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include <fmt/format.h>
+export module passline.ir:verify;
+import :types;
+import :body;
+import :source;
+import :functions;
+
+export namespace passline::ir {
+
+/// Throws IRError at the first ill-formed spot of `module`.
+void verify(const Module& module) {
+  const Source& source = *module.source;
+  std::unordered_map<std::string_view, const Function*> globals;
+  for (const Function& fn : module.functions) {
+    if (!fn.body) throw IRError(source, fn.loc, fmt::format("function '@{}' has no body", fn.name));
+    if (!globals.try_emplace(fn.name, &fn).second) {
+      throw IRError(source, fn.loc, fmt::format("function '@{}' is defined twice", fn.name));
+    }
+  }
+  struct Frame {
+    ExprId id;
+    std::uint8_t phase;
+  };
+  std::vector<Frame> stack;
+  for (const Function& fn : module.functions) {
+    const Body& body = *fn.body;
+    auto fail = [&](ExprId id, const std::string& message) {
+      throw IRError(source, body[id].loc, fmt::format("in '@{}': {}", fn.name, message));
+    };
+    std::vector<std::uint8_t> in_scope(body.size(), 0);
+    std::vector<std::uint8_t> bound(body.size(), 0);
+    auto bind = [&](ExprId var) {
+      if (var >= body.size() || body[var].kind != Kind::var) fail(var < body.size() ? var : 0, "a binder that is not a variable");
+      if (bound[var]) fail(var, fmt::format("variable '%{}' is bound twice", body.name(var)));
+      bound[var] = in_scope[var] = 1;
+    };
+    auto check = [&](ExprId child, ExprId parent) {
+      if (child == no_expr || child >= body.size()) fail(parent, "an operand is missing");
+    };
+    for (ExprId p : body.params()) bind(p);
+    if (body.root() >= body.size()) throw IRError(source, fn.loc, fmt::format("function '@{}' has no body", fn.name));
+    stack.assign(1, {body.root(), 0});
+    while (!stack.empty()) {
+      const Frame frame = stack.back();
+      stack.pop_back();
+      const ExprId id = frame.id;
+      const Node& n = body[id];
+      switch (n.kind) {
+        case Kind::var:
+          if (!in_scope[id]) fail(id, fmt::format("variable '%{}' is used outside its scope", body.name(id)));
+          break;
+        case Kind::let:
+          if (frame.phase == 0) {
+            check(n.a, id), check(n.b, id), check(n.c, id);
+            stack.push_back({id, 1});
+            stack.push_back({n.b, 0});
+          } else if (frame.phase == 1) {
+            bind(n.a);
+            stack.push_back({id, 2});
+            stack.push_back({n.c, 0});
+          } else {
+            in_scope[n.a] = 0;
+          }
+          break;
+        case Kind::fn:
+          if (frame.phase == 0) {
+            for (ExprId p : body.fn_params(id)) bind(p);
+            check(n.c, id);
+            stack.push_back({id, 1});
+            stack.push_back({n.c, 0});
+          } else {
+            for (ExprId p : body.fn_params(id)) in_scope[p] = 0;
+          }
+          break;
+        case Kind::op: {
+          const int given = (n.a != no_expr) + (n.b != no_expr) + (n.c != no_expr);
+          if (given != op_arity(n.op)) {
+            fail(id, fmt::format("operator '{}' takes {} operands, not {}", op_name(n.op), op_arity(n.op), given));
+          }
+          for_each_child(body, id, [&](ExprId c) { check(c, id), stack.push_back({c, 0}); });
+          break;
+        }
+        case Kind::global:
+          if (!globals.contains(body.name(id))) fail(id, fmt::format("unknown function '@{}'", body.name(id)));
+          break;
+        case Kind::call:
+          if (n.a < body.size() && body[n.a].kind == Kind::global) {
+            auto callee = globals.find(body.name(n.a));
+            if (callee != globals.end() && callee->second->body &&
+                callee->second->body->params().size() != body.args(id).size()) {
+              const std::size_t params = callee->second->body->params().size();
+              fail(id, fmt::format("'@{}' takes {} argument{}, not {}", body.name(n.a), params, params == 1 ? "" : "s",
+                                   body.args(id).size()));
+            }
+          }
+          [[fallthrough]];
+        default:
+          for_each_child(body, id, [&](ExprId c) { check(c, id), stack.push_back({c, 0}); });
+          break;
+      }
+    }
+  }
+}
+
+}  // namespace passline::ir

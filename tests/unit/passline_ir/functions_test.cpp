@@ -1,0 +1,51 @@
+// Modules: structural hashing and equality, the identity test, and sharing.
+#include <gtest/gtest.h>
+
+import passline;
+import passline.ir;
+
+namespace {
+
+namespace ir = passline::ir;
+
+TEST(Functions, EqualUpToVariableNames) {
+  const ir::Module a = ir::parse("def @f(%x: i64) { let %y = add(%x, 1); %y }");
+  const ir::Module b = ir::parse("def @f(%p: i64) { let %q = add(%p, 1); %q }");
+  EXPECT_TRUE(ir::structurally_equal(a, b));
+  EXPECT_EQ(ir::fingerprint(a), ir::fingerprint(b));
+  EXPECT_FALSE(ir::identical(a, b));  // equal, but not the same bodies
+}
+
+TEST(Functions, DifferencesShowInHashAndEquality) {
+  const ir::Module base = ir::parse("def @f(%x: i64, %y: i64) { sub(%x, %y) }");
+  for (const char* other : {"def @f(%x: i64, %y: i64) { sub(%y, %x) }", "def @f(%x: i64, %y: i64) { add(%x, %y) }",
+                            "def @g(%x: i64, %y: i64) { sub(%x, %y) }", "#[export]\ndef @f(%x: i64, %y: i64) { sub(%x, %y) }",
+                            "def @f(%x: i64, %y: f64) { sub(%x, %y) }", "def @f(%x: i64, %y: i64) -> i64 { sub(%x, %y) }"}) {
+    const ir::Module m = ir::parse(other);
+    EXPECT_FALSE(ir::structurally_equal(base, m)) << other;
+    EXPECT_NE(ir::fingerprint(base), ir::fingerprint(m)) << other;
+  }
+}
+
+TEST(Functions, CopiesShareBodies) {
+  const ir::Module m = ir::parse("def @f(%x: i64) { %x }\ndef @g(%x: i64) { %x }");
+  ir::Module copy = m;
+  EXPECT_TRUE(ir::identical(m, copy));
+  EXPECT_EQ(copy.functions[0].body, m.functions[0].body);
+  copy.functions[1] = ir::parse("def @g(%x: i64) { neg(%x) }").functions[0];
+  EXPECT_FALSE(ir::identical(m, copy));
+  EXPECT_EQ(copy.functions[0].body, m.functions[0].body);  // the unchanged function is still shared
+}
+
+TEST(Functions, LibraryTraitsSeeTheModule) {
+  const ir::Module m = ir::parse("#[noopt]\ndef @f(%x: i64) { %x }");
+  using Traits = passline::IRTraits<ir::Module>;
+  EXPECT_EQ(Traits::function_count(m), 1u);
+  EXPECT_TRUE(Traits::skips_optimization(Traits::function(m, 0)));
+  EXPECT_EQ(Traits::print(m), ir::print(m));
+  EXPECT_EQ(Traits::fingerprint(m), ir::fingerprint(m));
+  static_assert(passline::HasFunctions<ir::Module> && passline::HasIdentity<ir::Module> &&
+                passline::Printable<ir::Module> && passline::Fingerprintable<ir::Module>);
+}
+
+}  // namespace

@@ -1,0 +1,90 @@
+// The text format: parse, print, and the fixed point of the two.
+#include <gtest/gtest.h>
+
+#include <string>
+import passline.ir;
+
+namespace {
+
+namespace ir = passline::ir;
+
+constexpr const char* sample = R"(// every kind of expression
+#[export]
+def @main(%x: i64, %y: f64) -> i64 {
+  let %a: i64 = add(%x, 1);
+  let %t = (%a, %y, true);
+  let %f = fn(%z: i64) -> i64 {
+    mul(%z, %a)
+  };
+  let %b = if lt(%a, 0) {
+    neg(%a)
+  } else {
+    %f(%t.0)
+  };
+  select(not(false), @helper(%b), -9223372036854775808)
+}
+
+#[noopt]
+def @helper(%n: i64) -> i64 {
+  %n
+}
+)";
+
+TEST(Text, ParsesEveryKindOfExpression) {
+  const ir::Module m = ir::parse(sample, "sample.ir");
+  ASSERT_EQ(m.functions.size(), 2u);
+  EXPECT_EQ(m.functions[0].name, "main");
+  EXPECT_TRUE(m.functions[0].exported);
+  EXPECT_FALSE(m.functions[0].skip_optimization);
+  EXPECT_TRUE(m.functions[1].skip_optimization);
+  const ir::Body& body = *m.functions[0].body;
+  EXPECT_EQ(body.params().size(), 2u);
+  EXPECT_EQ(body.result(), ir::types::i64);
+  EXPECT_EQ(body[body.root()].kind, ir::Kind::let);
+  EXPECT_EQ(body.name(body.params()[1]), "y");
+  EXPECT_EQ(body[body.params()[1]].type, ir::types::f64);
+}
+
+TEST(Text, PrintsWhatItParsed) {
+  const std::string printed = ir::print(ir::parse(sample));
+  // The comment goes; everything else is printed as written.
+  EXPECT_EQ(printed, std::string(sample).substr(std::string(sample).find('\n') + 1));
+}
+
+TEST(Text, PrintParseIsAFixedPointAfterOneRound) {
+  const char* text = R"(def @f(%x: i64) {
+    let %x = add(%x, 1); let %x_1 = 2; let %x = mul(%x, %x_1);
+    (%x, ((1.5, 2e3, inf, -inf, nan), (%x,)), ()).1.0.0
+  })";
+  const std::string once = ir::print(ir::parse(text));
+  EXPECT_EQ(ir::print(ir::parse(once)), once);
+  EXPECT_NE(once.find("let %x_2 = mul(%x_1, %x_1_1)"), std::string::npos) << once;
+  EXPECT_NE(once.find("1.5, 2000.0, inf, -inf, nan"), std::string::npos) << once;
+}
+
+TEST(Text, ShadowedNamesStayApartWhenPrinted) {
+  const ir::Module m = ir::parse("def @f(%x: i64) { let %x = add(%x, 1); %x }");
+  const ir::Module again = ir::parse(ir::print(m));
+  EXPECT_TRUE(ir::structurally_equal(m, again));
+}
+
+TEST(Text, LongLetChainsNeedNoStack) {
+  std::string text = "def @long(%v0: i64) -> i64 {\n";
+  constexpr int lets = 200000;
+  for (int i = 1; i <= lets; ++i) text += "  let %v" + std::to_string(i) + " = add(%v" + std::to_string(i - 1) + ", 1);\n";
+  text += "  %v" + std::to_string(lets) + "\n}\n";
+  const ir::Module m = ir::parse(text);
+  EXPECT_EQ(ir::print(m), text);
+  EXPECT_NO_THROW(ir::verify(m));
+}
+
+TEST(Text, ErrorsPointAtTheSpotWithACaret) {
+  try {
+    (void)ir::parse("def @f(%x: i64) {\n  add(%x, %y)\n}\n", "bad.ir");
+    FAIL() << "parsed";
+  } catch (const ir::IRError& e) {
+    EXPECT_EQ(std::string(e.what()), "bad.ir:2:11: error: unknown variable '%y'\n  add(%x, %y)\n          ^");
+  }
+}
+
+}  // namespace
