@@ -22,6 +22,8 @@ struct Diagnostic {
   Severity severity = Severity::error;
   std::string location = {};
   std::string message = {};
+  /// The source line and a caret under the spot, when there is a position.
+  std::string snippet = {};
 };
 
 /// Collects diagnostics and, if set, hands each to a handler as it arrives.

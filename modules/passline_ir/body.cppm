@@ -126,6 +126,14 @@ class BodyBuilder {
   BodyBuilder() = default;
   explicit BodyBuilder(const Body& names_from) { names_ = names_from.names_; }
 
+  /// A builder holding a copy of every node of `body`, to annotate in place.
+  static BodyBuilder copy_of(const Body& body) {
+    BodyBuilder b(body);
+    b.nodes_ = body.nodes_;
+    b.lists_ = body.lists_;
+    return b;
+  }
+
   ExprId var(std::string_view name, Type type, std::uint32_t loc) {
     auto [offset, length] = intern_name(name);
     return add({.kind = Kind::var, .type = type, .a = offset, .b = length, .loc = loc});
@@ -199,6 +207,10 @@ class BodyBuilder {
   const Node& operator[](ExprId id) const { return nodes_[id]; }
   std::size_t size() const { return nodes_.size(); }
   std::string_view name(ExprId id) const { return std::string_view(names_).substr(nodes_[id].a, nodes_[id].b); }
+  /// A list added so far; valid until the next node is added.
+  std::span<const ExprId> list(std::uint32_t start, std::uint32_t count) const {
+    return std::span<const ExprId>(lists_).subspan(start, count);
+  }
 
   std::shared_ptr<const Body> finish(std::span<const ExprId> params, ExprId root, Type result) {
     auto body = std::make_shared<Body>();

@@ -15,6 +15,7 @@ export import :source;
 export import :functions;
 export import :text;
 export import :verify;
+export import :rewrite;
 import passline;
 
 export template <>

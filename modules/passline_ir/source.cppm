@@ -47,13 +47,21 @@ class Source {
     return std::string_view(text_).substr(start, end - start);
   }
 
-  /// `file:line:col: severity: message`, then the line and a caret under the spot.
-  std::string format(std::uint32_t offset, std::string_view severity, std::string_view message) const {
+  /// `file:line:col`.
+  std::string location(std::uint32_t offset) const {
+    const Position at = position(offset);
+    return fmt::format("{}:{}:{}", name_, at.line, at.column);
+  }
+  /// The line holding `offset`, and a caret under it on the next line.
+  std::string snippet(std::uint32_t offset) const {
     const Position at = position(offset);
     std::string line(line_text(at.line));
     std::ranges::replace(line, '\t', ' ');
-    return fmt::format("{}:{}:{}: {}: {}\n{}\n{}^", name_, at.line, at.column, severity, message, line,
-                       std::string(at.column - 1, ' '));
+    return fmt::format("{}\n{}^", line, std::string(at.column - 1, ' '));
+  }
+  /// `file:line:col: severity: message`, then the line and a caret under the spot.
+  std::string format(std::uint32_t offset, std::string_view severity, std::string_view message) const {
+    return fmt::format("{}: {}: {}\n{}", location(offset), severity, message, snippet(offset));
   }
 
  private:

@@ -1,0 +1,31 @@
+// The passes of the reference IR, and the registry that names them.
+//
+// `import passline.ir.passes;` gives each pass as a type (to put in a static
+// Sequential) and `registry()`, where each is registered under its PassInfo's
+// name for pipeline text and the driver.
+module;
+export module passline.ir.passes;
+export import :infer_type;
+export import :fold_constant;
+import passline;
+import passline.ir;
+
+export namespace passline::ir {
+
+/// Registers every pass of the reference IR in `registry`.
+void register_passes(Registry<Module>& registry) {
+  registry.add<InferType>();
+  registry.add<FoldConstant>();
+}
+
+/// The process-wide registry of the reference IR, with every pass in it.
+Registry<Module>& registry() {
+  static Registry<Module>& global = []() -> Registry<Module>& {
+    Registry<Module>& r = Registry<Module>::global();
+    register_passes(r);
+    return r;
+  }();
+  return global;
+}
+
+}  // namespace passline::ir

@@ -1,0 +1,150 @@
+// Rewriting a body bottom-up into a new one: the walk every transforming pass shares.
+//
+// The walk is iterative (deep let chains cost no stack) and visits each node
+// once, children first, handing the pass the node with its operands already
+// rewritten. At a `let`, the pass sees the rewritten value before the body, so
+// it can replace the variable by something else (a constant, an earlier
+// equal expression) for all its uses. A pass that changes nothing gets the
+// input body back, still shared with the input module.
+module;
+#include <cstdint>
+#include <memory>
+#include <vector>
+export module passline.ir:rewrite;
+import :types;
+import :body;
+import :functions;
+
+export namespace passline::ir {
+
+/// What a pass does at each node. The defaults copy.
+class Rewrite {
+ public:
+  virtual ~Rewrite() = default;
+  /// A node whose operands (and list) are rewritten: return its replacement
+  /// in `out`. `node` already refers to the new operands.
+  virtual ExprId node(BodyBuilder& out, ExprId old_id, const Node& node, std::vector<ExprId>& list) {
+    (void)old_id;
+    return list_node(out, node, list);
+  }
+  /// A `let` whose value is rewritten to `value`: what uses of its variable
+  /// become. Return `no_expr` to keep the variable (the default).
+  virtual ExprId bind(BodyBuilder& out, ExprId old_var, ExprId value) {
+    (void)out, (void)old_var, (void)value;
+    return no_expr;
+  }
+  /// Whether anything differs from the input; set it when returning something new.
+  bool changed = false;
+
+ protected:
+  static ExprId list_node(BodyBuilder& out, const Node& node, std::vector<ExprId>& list) {
+    if (node.kind == Kind::call || node.kind == Kind::tuple || node.kind == Kind::fn) return out.copy_with_list(node, list);
+    return out.copy(node);
+  }
+};
+
+/// Runs `rewrite` over `body`; the same body when nothing changed.
+std::shared_ptr<const Body> rewrite(const std::shared_ptr<const Body>& body_ptr, Rewrite& rewrite) {
+  const Body& body = *body_ptr;
+  BodyBuilder out(body);
+  std::vector<ExprId> map(body.size(), no_expr);
+  std::vector<std::uint8_t> replaced(body.size(), 0);
+  auto copy_var = [&](ExprId var) {
+    if (map[var] == no_expr) map[var] = out.copy(body[var]);
+    return map[var];
+  };
+  std::vector<ExprId> params;
+  for (ExprId p : body.params()) params.push_back(copy_var(p));
+
+  struct Frame {
+    ExprId id;
+    std::uint8_t phase;
+  };
+  std::vector<Frame> stack{{body.root(), 0}};
+  std::vector<ExprId> list;
+  const bool was_changed = rewrite.changed;
+  rewrite.changed = false;
+  while (!stack.empty()) {
+    const Frame frame = stack.back();
+    stack.pop_back();
+    const ExprId id = frame.id;
+    const Node& n = body[id];
+    switch (n.kind) {
+      case Kind::var: continue;  // binders are mapped where they are bound
+      case Kind::let:
+        if (frame.phase == 0) {
+          stack.push_back({id, 1});
+          stack.push_back({n.b, 0});
+        } else if (frame.phase == 1) {
+          const ExprId replacement = rewrite.bind(out, n.a, map[n.b]);
+          if (replacement != no_expr) {
+            map[n.a] = replacement;
+            replaced[n.a] = 1;
+            rewrite.changed = true;
+          } else {
+            copy_var(n.a);
+          }
+          stack.push_back({id, 2});
+          stack.push_back({n.c, 0});
+        } else if (replaced[n.a]) {
+          map[id] = map[n.c];  // the variable was replaced: the let goes
+        } else {
+          Node copy = n;
+          copy.a = map[n.a], copy.b = map[n.b], copy.c = map[n.c];
+          list.clear();
+          map[id] = rewrite.node(out, id, copy, list);
+        }
+        continue;
+      case Kind::fn:
+        if (frame.phase == 0) {
+          for (ExprId p : body.fn_params(id)) copy_var(p);
+          stack.push_back({id, 1});
+          stack.push_back({n.c, 0});
+          continue;
+        }
+        break;
+      default:
+        if (frame.phase == 0) {
+          stack.push_back({id, 1});
+          std::vector<ExprId> children;
+          for_each_child(body, id, [&](ExprId c) { children.push_back(c); });
+          for (auto it = children.rbegin(); it != children.rend(); ++it) {
+            if (body[*it].kind != Kind::var) stack.push_back({*it, 0});
+          }
+          continue;
+        }
+        break;
+    }
+    // Rebuild with rewritten operands.
+    Node copy = n;
+    list.clear();
+    switch (n.kind) {
+      case Kind::op:
+        copy.a = map[n.a];
+        if (n.b != no_expr) copy.b = map[n.b];
+        if (n.c != no_expr) copy.c = map[n.c];
+        break;
+      case Kind::call:
+        copy.a = map[n.a];
+        for (ExprId arg : body.args(id)) list.push_back(map[arg]);
+        break;
+      case Kind::if_: copy.a = map[n.a], copy.b = map[n.b], copy.c = map[n.c]; break;
+      case Kind::tuple:
+        for (ExprId e : body.elements(id)) list.push_back(map[e]);
+        break;
+      case Kind::proj: copy.a = map[n.a]; break;
+      case Kind::fn:
+        for (ExprId p : body.fn_params(id)) list.push_back(map[p]);
+        copy.c = map[n.c];
+        break;
+      default: break;
+    }
+    map[id] = rewrite.node(out, id, copy, list);
+  }
+  const bool changed = rewrite.changed;
+  rewrite.changed = was_changed || changed;
+  if (!changed) return body_ptr;
+  return out.finish(params, map[body.root()], body.result());
+}
+
+}  // namespace passline::ir
