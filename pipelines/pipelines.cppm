@@ -33,3 +33,8 @@ Registry<ir::Module>& registry() {
 }
 
 }  // namespace passline::pipelines
+
+namespace passline::pipelines::detail {
+/// Importing the module registers O0..O3.
+const bool registered = (registry(), true);
+}  // namespace passline::pipelines::detail

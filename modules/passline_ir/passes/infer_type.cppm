@@ -50,7 +50,7 @@ class Inference {
       result = infer_body(fn, types);
     } catch (const TypeFailure& failure) {
       ++errors;
-      const std::uint32_t loc = body[failure.at].loc;
+      const std::uint32_t loc = failure.at == no_expr ? fn.loc : body[failure.at].loc;
       ctx_.diagnostics->report({.severity = Severity::error,
                                 .location = module_.source->location(loc),
                                 .message = failure.message,
@@ -81,6 +81,11 @@ class Inference {
   std::string show(Type t) const { return TypeTable::global().print(t); }
 
   [[noreturn]] static void fail(ExprId at, std::string message) { throw TypeFailure{at, std::move(message)}; }
+  /// Where to point at `operand` of `parent`: a variable's node is its binder,
+  /// so a use is shown at the expression that uses it.
+  static ExprId spot(const Body& body, ExprId operand, ExprId parent) {
+    return body[operand].kind == Kind::var ? parent : operand;
+  }
 
   Type infer_body(const Function& fn, std::vector<Type>& t) {
     const Body& body = *fn.body;
@@ -134,7 +139,7 @@ class Inference {
           if (frame.phase == 1) {
             const Type declared = body[n.a].type;
             if (declared.known() && declared != t[n.b]) {
-              fail(n.b, fmt::format("'%{}' is declared {} but its value is {}", body.name(n.a), show(declared),
+              fail(spot(body, n.b, id), fmt::format("'%{}' is declared {} but its value is {}", body.name(n.a), show(declared),
                                     show(t[n.b])));
             }
             t[n.a] = t[n.b];
@@ -145,7 +150,9 @@ class Inference {
           }
           break;
         case Kind::if_:
-          if (t[n.a] != types::boolean) fail(n.a, fmt::format("the condition of 'if' is {}, not bool", show(t[n.a])));
+          if (t[n.a] != types::boolean) {
+            fail(spot(body, n.a, id), fmt::format("the condition of 'if' is {}, not bool", show(t[n.a])));
+          }
           if (t[n.b] != t[n.c]) {
             fail(id, fmt::format("the branches of 'if' differ: {} and {}", show(t[n.b]), show(t[n.c])));
           }
@@ -186,7 +193,7 @@ class Inference {
           }
           for (std::size_t k = 0; k < args.size(); ++k) {
             if (t[args[k]] != params[k]) {
-              fail(args[k], fmt::format("argument {} is {}, but the callee takes {}", k + 1, show(t[args[k]]),
+              fail(spot(body, args[k], id), fmt::format("argument {} is {}, but the callee takes {}", k + 1, show(t[args[k]]),
                                         show(params[k])));
             }
           }
@@ -198,8 +205,9 @@ class Inference {
     }
     const Type result = t[body.root()];
     if (body.result().known() && body.result() != result) {
-      fail(body.root(), fmt::format("'@{}' is declared to return {} but returns {}", fn.name, show(body.result()),
-                                    show(result)));
+      const ExprId at = body[body.root()].kind == Kind::var ? no_expr : body.root();  // no_expr: the 'def'
+      throw TypeFailure{at, fmt::format("'@{}' is declared to return {} but returns {}", fn.name,
+                                        show(body.result()), show(result))};
     }
     return result;
   }
@@ -216,7 +224,7 @@ class Inference {
         if (t[n.a] != types::boolean) fail(id, fmt::format("'not' needs bool, not {}", show(t[n.a])));
         return types::boolean;
       case Op::select:
-        if (t[n.a] != types::boolean) fail(n.a, fmt::format("the condition of 'select' is {}, not bool", show(t[n.a])));
+        if (t[n.a] != types::boolean) fail(spot(body, n.a, id), fmt::format("the condition of 'select' is {}, not bool", show(t[n.a])));
         if (t[n.b] != t[n.c]) fail(id, fmt::format("the choices of 'select' differ: {} and {}", show(t[n.b]), show(t[n.c])));
         return t[n.b];
       default: break;

@@ -2,7 +2,7 @@
 //
 // `import passline.ir.passes;` gives each pass as a type (to put in a static
 // Sequential) and `registry()`, where each is registered under its PassInfo's
-// name for pipeline text and the driver.
+// name for pipeline text and the driver. Importing the module registers them.
 module;
 export module passline.ir.passes;
 export import :infer_type;
@@ -29,3 +29,9 @@ Registry<Module>& registry() {
 }
 
 }  // namespace passline::ir
+
+namespace passline::ir::detail {
+/// Importing the module fills the global registry, so that runtime pipelines
+/// find required passes (FoldConstant's InferType) with no call to make first.
+const bool registered = (registry(), true);
+}  // namespace passline::ir::detail

@@ -1,0 +1,94 @@
+// InferType: before/after pairs in the text format, and type errors with their places.
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+import passline;
+import passline.ir;
+import passline.ir.passes;
+
+namespace {
+
+namespace ir = passline::ir;
+
+std::string infer(const std::string& text, passline::PassContext& ctx) {
+  return ir::print(passline::Pass<ir::Module>(ir::InferType{})(ir::parse(text, "test.ir"), ctx));
+}
+
+std::string infer(const std::string& text) {
+  passline::PassContext ctx;
+  return infer(text, ctx);
+}
+
+TEST(InferType, WritesTypesOnLetsAndResults) {
+  EXPECT_EQ(infer("def @f(%x: i64, %y: f64) {\n"
+                  "  let %a = add(%x, 1);\n"
+                  "  let %t = (%a, lt(%y, 0.5));\n"
+                  "  let %g = fn(%z: bool) { not(%z) };\n"
+                  "  %g(%t.1)\n"
+                  "}\n"),
+            "def @f(%x: i64, %y: f64) -> bool {\n"
+            "  let %a: i64 = add(%x, 1);\n"
+            "  let %t: (i64, bool) = (%a, lt(%y, 0.5));\n"
+            "  let %g: fn(bool) -> bool = fn(%z: bool) -> bool {\n"
+            "    not(%z)\n"
+            "  };\n"
+            "  %g(%t.1)\n"
+            "}\n");
+}
+
+TEST(InferType, CalleesBeforeCallers) {
+  EXPECT_EQ(infer("def @main(%x: i64) { @twice(@twice(%x)) }\n"
+                  "def @twice(%n: i64) { mul(%n, 2) }\n"),
+            "def @main(%x: i64) -> i64 {\n  @twice(@twice(%x))\n}\n\n"
+            "def @twice(%n: i64) -> i64 {\n  mul(%n, 2)\n}\n");
+}
+
+TEST(InferType, RecursionWithADeclaredResult) {
+  const std::string text = "def @fact(%n: i64) -> i64 {\n  if le(%n, 1) {\n    1\n  } else {\n    mul(%n, @fact(sub(%n, 1)))\n  }\n}\n";
+  EXPECT_EQ(infer(text), text);
+}
+
+TEST(InferType, LeavesTypedFunctionsShared) {
+  const ir::Module typed = passline::Pass<ir::Module>(ir::InferType{})(ir::parse("def @f(%x: i64) { neg(%x) }"));
+  const ir::Module again = passline::Pass<ir::Module>(ir::InferType{})(typed);
+  EXPECT_TRUE(ir::identical(typed, again));
+}
+
+struct Case {
+  const char* text;
+  const char* location;
+  const char* message;
+};
+
+class TypeErrors : public testing::TestWithParam<Case> {};
+
+TEST_P(TypeErrors, AreReportedWhereTheyAre) {
+  passline::PassContext ctx;
+  EXPECT_THROW((void)infer(GetParam().text, ctx), passline::PassError);
+  const auto diagnostics = ctx.diagnostics->entries();
+  ASSERT_EQ(diagnostics.size(), 1u);
+  EXPECT_EQ(diagnostics[0].severity, passline::Severity::error);
+  EXPECT_EQ(diagnostics[0].location, GetParam().location);
+  EXPECT_EQ(diagnostics[0].message, GetParam().message);
+  EXPECT_TRUE(diagnostics[0].snippet.ends_with("^"));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, TypeErrors,
+    testing::Values(
+        Case{"def @f(%x: i64) {\n  add(%x, 1.0)\n}", "test.ir:2:3", "'add' needs operands of one type, not i64 and f64"},
+        Case{"def @f(%x: i64) {\n  if %x { 1 } else { 2 }\n}", "test.ir:2:3", "the condition of 'if' is i64, not bool"},
+        Case{"def @f(%c: bool) {\n  if %c { 1 } else { true }\n}", "test.ir:2:3", "the branches of 'if' differ: i64 and bool"},
+        Case{"def @f(%x: i64) -> bool {\n  %x\n}", "test.ir:1:1", "'@f' is declared to return bool but returns i64"},
+        Case{"def @f(%x: i64) {\n  let %y: f64 = %x;\n  %y\n}", "test.ir:2:3", "'%y' is declared f64 but its value is i64"},
+        Case{"def @f(%t: (i64, i64)) {\n  %t.2\n}", "test.ir:2:3", "'.2' is out of range for (i64, i64)"},
+        Case{"def @f(%x: i64) {\n  %x(1)\n}", "test.ir:2:3", "cannot call a value of type i64"},
+        Case{"def @f(%x: i64) {\n  @g(true)\n}\ndef @g(%y: i64) { %y }", "test.ir:2:6",
+             "argument 1 is bool, but the callee takes i64"},
+        Case{"def @f(%n: i64) {\n  @f(%n)\n}", "test.ir:2:3",
+             "'@f' is called recursively, so it must declare its result type ('-> i64')"},
+        Case{"def @f(%x: f64) {\n  mod(%x, 2.0)\n}", "test.ir:2:3", "'mod' needs i64, not f64"},
+        Case{"def @f(%x: i64) {\n  and(%x, %x)\n}", "test.ir:2:3", "'and' needs bool, not i64"}));
+
+}  // namespace
