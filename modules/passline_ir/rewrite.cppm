@@ -62,6 +62,7 @@ std::shared_ptr<const Body> rewrite(const std::shared_ptr<const Body>& body_ptr,
   };
   std::vector<Frame> stack{{body.root(), 0}};
   std::vector<ExprId> list;
+  std::vector<ExprId> children;  // reused: no allocation per node
   const bool was_changed = rewrite.changed;
   rewrite.changed = false;
   while (!stack.empty()) {
@@ -106,7 +107,7 @@ std::shared_ptr<const Body> rewrite(const std::shared_ptr<const Body>& body_ptr,
       default:
         if (frame.phase == 0) {
           stack.push_back({id, 1});
-          std::vector<ExprId> children;
+          children.clear();
           for_each_child(body, id, [&](ExprId c) { children.push_back(c); });
           for (auto it = children.rbegin(); it != children.rend(); ++it) {
             if (body[*it].kind != Kind::var) stack.push_back({*it, 0});

@@ -581,19 +581,13 @@ class Printer {
         out += ')';
         return;
       case Kind::call: {
-        const bool wrap = body_[n.a].kind == Kind::fn || body_[n.a].kind == Kind::if_ || body_[n.a].kind == Kind::let;
-        if (wrap) out += '(';
-        expr(n.a, depth, out);
-        if (wrap) out += ')';
+        applied(n.a, depth, out);
         list(body_.args(id), depth, out, false);
         return;
       }
       case Kind::tuple: list(body_.elements(id), depth, out, body_.elements(id).size() == 1); return;
       case Kind::proj: {
-        const bool wrap = body_[n.a].kind == Kind::fn || body_[n.a].kind == Kind::if_ || body_[n.a].kind == Kind::let;
-        if (wrap) out += '(';
-        expr(n.a, depth, out);
-        if (wrap) out += ')';
+        applied(n.a, depth, out);
         out += fmt::format(".{}", n.b);
         return;
       }
@@ -624,6 +618,15 @@ class Printer {
         return;
       }
     }
+  }
+
+  /// What a call or a projection applies to; a block-shaped one in parentheses.
+  void applied(ExprId id, std::size_t depth, std::string& out) {
+    const Kind kind = body_[id].kind;
+    const bool wrap = kind == Kind::fn || kind == Kind::if_ || kind == Kind::let;
+    if (wrap) out += '(';
+    expr(id, depth, out);
+    if (wrap) out += ')';
   }
 
   void list(std::span<const ExprId> items, std::size_t depth, std::string& out, bool trailing_comma) {

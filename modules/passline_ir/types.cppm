@@ -69,22 +69,21 @@ class TypeTable {
       case TypeKind::f64: return "f64";
       case TypeKind::boolean: return "bool";
       case TypeKind::tuple: {
-        std::vector<Type> parts = elements(t);
-        std::string text = "(";
-        for (std::size_t i = 0; i < parts.size(); ++i) text += (i ? ", " : "") + print(parts[i]);
-        return text + (parts.size() == 1 ? ",)" : ")");
+        const std::vector<Type> parts = elements(t);
+        return "(" + print_list(parts) + (parts.size() == 1 ? ",)" : ")");
       }
-      case TypeKind::function: {
-        std::vector<Type> params = elements(t);
-        std::string text = "fn(";
-        for (std::size_t i = 0; i < params.size(); ++i) text += (i ? ", " : "") + print(params[i]);
-        return text + ") -> " + print(result(t));
-      }
+      case TypeKind::function: return "fn(" + print_list(elements(t)) + ") -> " + print(result(t));
     }
     return "?";
   }
 
  private:
+  std::string print_list(const std::vector<Type>& list) const {
+    std::string text;
+    for (std::size_t i = 0; i < list.size(); ++i) text += (i ? ", " : "") + print(list[i]);
+    return text;
+  }
+
   struct Entry {
     TypeKind kind;
     std::vector<Type> elements;

@@ -7,11 +7,13 @@
 // run time (an i64 division by zero, or of the smallest i64 by -1) is left for
 // the run to trap on, and reported as a warning where it stands.
 module;
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include <fmt/format.h>
@@ -46,12 +48,10 @@ class Folder final : public Rewrite {
         return *folded;
       }
     } else if (n.kind == Kind::proj && out[n.a].kind == Kind::tuple) {
-      const Node& tuple = out[n.a];
-      bool all_constant = true;
-      for (ExprId e : out_list(out, tuple)) all_constant = all_constant && constant(out, e).has_value();
-      if (all_constant) {
+      const std::span<const ExprId> elements = out.list(out[n.a].b, out[n.a].c);
+      if (std::ranges::all_of(elements, [&](ExprId e) { return constant(out, e).has_value(); })) {
         changed = true;
-        return out_list(out, tuple)[n.b];
+        return elements[n.b];
       }
     }
     return list_node(out, n, list);
@@ -62,11 +62,6 @@ class Folder final : public Rewrite {
   }
 
  private:
-  static std::vector<ExprId> out_list(const BodyBuilder& out, const Node& tuple) {
-    const auto items = out.list(tuple.b, tuple.c);
-    return {items.begin(), items.end()};
-  }
-
   static std::optional<Constant> constant(const BodyBuilder& out, ExprId id) {
     const Node& n = out[id];
     switch (n.kind) {

@@ -71,13 +71,14 @@ class Inference {
 
   std::size_t errors = 0;
 
- private:
+  /// The function type of a body with parameters typed as declared.
   static Type signature(const Body& body, Type result) {
     std::vector<Type> params;
     for (ExprId p : body.params()) params.push_back(body[p].type);
     return TypeTable::global().function(params, result);
   }
 
+ private:
   std::string show(Type t) const { return TypeTable::global().print(t); }
 
   [[noreturn]] static void fail(ExprId at, std::string message) { throw TypeFailure{at, std::move(message)}; }
@@ -287,9 +288,7 @@ struct InferType {
       index.emplace(module.functions[i].name, i);
       const Body& body = *module.functions[i].body;
       if (body.result().known()) {  // declared: callers may rely on it, recursion included
-        std::vector<Type> params;
-        for (ExprId p : body.params()) params.push_back(body[p].type);
-        signatures[i] = TypeTable::global().function(params, body.result());
+        signatures[i] = detail::Inference::signature(body, body.result());
       }
     }
     std::vector<std::uint8_t> state(module.functions.size(), 0);
