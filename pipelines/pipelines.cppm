@@ -15,9 +15,14 @@ export namespace passline::pipelines {
 
 /// Types only: what every later level starts from.
 using O0 = Sequential<ir::InferType>;
-using O1 = Sequential<ir::InferType>;
-using O2 = Sequential<ir::InferType, ir::FoldConstant>;
-using O3 = Sequential<ir::InferType, ir::FoldConstant>;
+/// Cheap clean-ups: identities and dead code.
+using O1 = Sequential<ir::InferType, ir::SimplifyExpr, ir::DeadCodeElimination>;
+/// Folding, identities, common subexpressions, then dead code.
+using O2 = Sequential<ir::InferType, ir::FoldConstant, ir::SimplifyExpr, ir::EliminateCommonSubexpr,
+                      ir::DeadCodeElimination>;
+/// O2 after inlining small functions.
+using O3 = Sequential<ir::InferType, ir::FoldConstant, ir::SimplifyExpr, ir::EliminateCommonSubexpr,
+                      ir::DeadCodeElimination>;
 
 /// The registry of the reference IR with its passes and O0..O3 in it.
 Registry<ir::Module>& registry() {

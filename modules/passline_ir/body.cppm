@@ -206,7 +206,9 @@ class BodyBuilder {
   void set_type(ExprId id, Type type) { nodes_[id].type = type; }
   const Node& operator[](ExprId id) const { return nodes_[id]; }
   std::size_t size() const { return nodes_.size(); }
-  std::string_view name(ExprId id) const { return std::string_view(names_).substr(nodes_[id].a, nodes_[id].b); }
+  std::string_view name(ExprId id) const { return name_of(nodes_[id]); }
+  /// The name of a var or global node made here or in the body this builder started from.
+  std::string_view name_of(const Node& n) const { return std::string_view(names_).substr(n.a, n.b); }
   /// A list added so far; valid until the next node is added.
   std::span<const ExprId> list(std::uint32_t start, std::uint32_t count) const {
     return std::span<const ExprId>(lists_).subspan(start, count);

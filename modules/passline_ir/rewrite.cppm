@@ -4,8 +4,10 @@
 // once, children first, handing the pass the node with its operands already
 // rewritten. At a `let`, the pass sees the rewritten value before the body, so
 // it can replace the variable by something else (a constant, an earlier
-// equal expression) for all its uses. A pass that changes nothing gets the
-// input body back, still shared with the input module.
+// equal expression) for all its uses, or drop the let before its value is
+// visited; at an `if`, it sees the condition first and may keep one branch.
+// A pass that changes nothing gets the input body back, still shared with the
+// input module.
 module;
 #include <cstdint>
 #include <memory>
@@ -32,6 +34,23 @@ class Rewrite {
   virtual ExprId bind(BodyBuilder& out, ExprId old_var, ExprId value) {
     (void)out, (void)old_var, (void)value;
     return no_expr;
+  }
+  /// Whether the `let` `old_let` goes, value and all, before its value is
+  /// visited: its body takes its place. The default keeps every let.
+  virtual bool drop(ExprId old_let) {
+    (void)old_let;
+    return false;
+  }
+  /// The `let` of `old_var` keeps its variable, now `new_var`, bound to `value`.
+  virtual void bound(ExprId old_var, ExprId new_var, ExprId value) { (void)old_var, (void)new_var, (void)value; }
+  /// The scope of `old_var` (bound by a let) ends; called whether it was replaced or not.
+  virtual void unbind(ExprId old_var) { (void)old_var; }
+  /// An `if` whose condition is rewritten to `cond`: 0 to keep only the then
+  /// branch, 1 only the else branch, -1 both (the default). The branch left
+  /// out is never visited.
+  virtual int branch(const BodyBuilder& out, ExprId cond) {
+    (void)out, (void)cond;
+    return -1;
   }
   /// Whether anything differs from the input; set it when returning something new.
   bool changed = false;
@@ -74,8 +93,16 @@ std::shared_ptr<const Body> rewrite(const std::shared_ptr<const Body>& body_ptr,
       case Kind::var: continue;  // binders are mapped where they are bound
       case Kind::let:
         if (frame.phase == 0) {
+          if (rewrite.drop(id)) {
+            rewrite.changed = true;
+            stack.push_back({id, 3});
+            stack.push_back({n.c, 0});
+            continue;
+          }
           stack.push_back({id, 1});
           stack.push_back({n.b, 0});
+        } else if (frame.phase == 3) {
+          map[id] = map[n.c];  // dropped: the body stands for the let
         } else if (frame.phase == 1) {
           const ExprId replacement = rewrite.bind(out, n.a, map[n.b]);
           if (replacement != no_expr) {
@@ -83,11 +110,11 @@ std::shared_ptr<const Body> rewrite(const std::shared_ptr<const Body>& body_ptr,
             replaced[n.a] = 1;
             rewrite.changed = true;
           } else {
-            copy_var(n.a);
+            rewrite.bound(n.a, copy_var(n.a), map[n.b]);
           }
           stack.push_back({id, 2});
           stack.push_back({n.c, 0});
-        } else if (replaced[n.a]) {
+        } else if (rewrite.unbind(n.a), replaced[n.a]) {
           map[id] = map[n.c];  // the variable was replaced: the let goes
         } else {
           Node copy = n;
@@ -96,6 +123,30 @@ std::shared_ptr<const Body> rewrite(const std::shared_ptr<const Body>& body_ptr,
           map[id] = rewrite.node(out, id, copy, list);
         }
         continue;
+      case Kind::if_:
+        if (frame.phase == 0) {
+          stack.push_back({id, 1});
+          stack.push_back({n.a, 0});
+          continue;
+        }
+        if (frame.phase == 1) {
+          const int taken = rewrite.branch(out, map[n.a]);
+          if (taken >= 0) {
+            rewrite.changed = true;
+            stack.push_back({id, static_cast<std::uint8_t>(3 + taken)});
+            stack.push_back({taken == 0 ? n.b : n.c, 0});
+          } else {
+            stack.push_back({id, 2});
+            stack.push_back({n.c, 0});
+            stack.push_back({n.b, 0});
+          }
+          continue;
+        }
+        if (frame.phase >= 3) {
+          map[id] = map[frame.phase == 3 ? n.b : n.c];  // only the branch taken stands
+          continue;
+        }
+        break;
       case Kind::fn:
         if (frame.phase == 0) {
           for (ExprId p : body.fn_params(id)) copy_var(p);

@@ -37,12 +37,7 @@ class Folder final : public Rewrite {
   Folder(const Module& module, PassContext& ctx) : module_(module), ctx_(ctx) {}
 
   ExprId node(BodyBuilder& out, ExprId, const Node& n, std::vector<ExprId>& list) override {
-    if (n.kind == Kind::if_) {
-      if (auto cond = constant(out, n.a)) {
-        changed = true;
-        return cond->b() ? n.b : n.c;
-      }
-    } else if (n.kind == Kind::op) {
+    if (n.kind == Kind::op) {
       if (auto folded = fold(out, n)) {
         changed = true;
         return *folded;
@@ -55,6 +50,11 @@ class Folder final : public Rewrite {
       }
     }
     return list_node(out, n, list);
+  }
+
+  int branch(const BodyBuilder& out, ExprId cond) override {
+    const auto c = constant(out, cond);
+    return c ? (c->b() ? 0 : 1) : -1;
   }
 
   ExprId bind(BodyBuilder& out, ExprId, ExprId value) override {

@@ -7,6 +7,10 @@ module;
 export module passline.ir.passes;
 export import :infer_type;
 export import :fold_constant;
+export import :effects;
+export import :dead_code;
+export import :cse;
+export import :simplify;
 import passline;
 import passline.ir;
 
@@ -16,6 +20,9 @@ export namespace passline::ir {
 void register_passes(Registry<Module>& registry) {
   registry.add<InferType>();
   registry.add<FoldConstant>();
+  registry.add<DeadCodeElimination>();
+  registry.add<EliminateCommonSubexpr>();
+  registry.add<SimplifyExpr>();
 }
 
 /// The process-wide registry of the reference IR, with every pass in it.

@@ -1,0 +1,145 @@
+// DeadCodeElimination: drops what cannot affect the result.
+//
+// Three kinds of dead code go: a `let` whose variable is never used and whose
+// value is pure (see effects), the branch of an `if` on a constant that is
+// never taken, and a global that no exported function can reach. A module
+// that exports nothing keeps all its globals, since nothing says where it is
+// entered. Functions marked `#[noopt]` are neither changed nor removed.
+module;
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+export module passline.ir.passes:dead_code;
+import passline;
+import passline.ir;
+import :effects;
+
+namespace passline::ir::detail {
+
+class DeadCode final : public Rewrite {
+ public:
+  DeadCode(const Body& body, std::vector<std::uint8_t> effect) : body_(body), effect_(std::move(effect)) {
+    mark_used();
+  }
+
+  bool drop(ExprId let) override { return !used_[body_[let].a] && effect_[body_[let].b] == 0; }
+
+  int branch(const BodyBuilder& out, ExprId cond) override {
+    return out[cond].kind == Kind::bool_const ? (out[cond].a != 0 ? 0 : 1) : -1;
+  }
+
+ private:
+  /// Marks the variables that live code uses. A let's body is walked before
+  /// its value, so a value is walked only when the variable turned out used
+  /// (or the value must run anyway): dead chains go in one pass.
+  void mark_used() {
+    used_.assign(body_.size(), 0);
+    struct Frame {
+      ExprId id;
+      bool body_done;
+    };
+    std::vector<Frame> stack{{body_.root(), false}};
+    while (!stack.empty()) {
+      const auto [id, body_done] = stack.back();
+      stack.pop_back();
+      const Node& n = body_[id];
+      if (n.kind == Kind::var) {
+        used_[id] = 1;
+      } else if (n.kind == Kind::let) {
+        if (!body_done) {
+          stack.push_back({id, true});
+          stack.push_back({n.c, false});
+        } else if (used_[n.a] || effect_[n.b]) {
+          stack.push_back({n.b, false});
+        }
+      } else if (n.kind == Kind::if_ && body_[n.a].kind == Kind::bool_const) {
+        stack.push_back({body_[n.a].a != 0 ? n.b : n.c, false});
+      } else if (n.kind == Kind::fn) {
+        stack.push_back({n.c, false});
+      } else {
+        for_each_child(body_, id, [&](ExprId c) { stack.push_back({c, false}); });
+      }
+    }
+  }
+
+  const Body& body_;
+  std::vector<std::uint8_t> effect_;
+  std::vector<std::uint8_t> used_;
+};
+
+/// The functions that the roots reach through the globals their bodies name.
+std::vector<std::uint8_t> reachable(const Module& module, const std::vector<std::uint8_t>& root) {
+  std::unordered_map<std::string_view, std::size_t> index;
+  for (std::size_t i = 0; i < module.functions.size(); ++i) index.emplace(module.functions[i].name, i);
+  std::vector<std::uint8_t> seen(root);
+  std::vector<std::size_t> work;
+  for (std::size_t i = 0; i < root.size(); ++i) {
+    if (root[i]) work.push_back(i);
+  }
+  while (!work.empty()) {
+    const Body& body = *module.functions[work.back()].body;
+    work.pop_back();
+    for (ExprId id = 0; id < body.size(); ++id) {
+      if (body[id].kind != Kind::global) continue;
+      auto it = index.find(body.name(id));
+      if (it != index.end() && !seen[it->second]) {
+        seen[it->second] = 1;
+        work.push_back(it->second);
+      }
+    }
+  }
+  return seen;
+}
+
+}  // namespace passline::ir::detail
+
+export namespace passline::ir {
+
+/// Drops unused pure lets, branches never taken, and globals nothing exported reaches.
+struct DeadCodeElimination {
+  static constexpr PassInfo info{
+      .name = "DeadCodeElimination",
+      .opt_level = 1,
+      .summary = "drops unused pure lets, branches never taken and unreachable globals",
+  };
+
+  Module operator()(Module module, PassContext&) const {
+    const std::vector<std::uint8_t> pure = pure_functions(module);
+    std::unordered_map<std::string_view, std::size_t> index;
+    for (std::size_t i = 0; i < module.functions.size(); ++i) index.emplace(module.functions[i].name, i);
+    auto pure_global = [&](std::string_view name) {
+      auto it = index.find(name);
+      return it != index.end() && pure[it->second] != 0;
+    };
+    std::vector<std::shared_ptr<const Body>> bodies;
+    for (const Function& fn : module.functions) {
+      if (fn.skip_optimization) {
+        bodies.push_back(fn.body);
+        continue;
+      }
+      detail::DeadCode dead(*fn.body, effects(*fn.body, pure_global));
+      bodies.push_back(rewrite(fn.body, dead));
+    }
+    for (std::size_t i = 0; i < bodies.size(); ++i) module.functions[i].body = std::move(bodies[i]);
+
+    std::vector<std::uint8_t> root(module.functions.size(), 0);
+    bool any_export = false;
+    for (std::size_t i = 0; i < root.size(); ++i) {
+      const Function& fn = module.functions[i];
+      any_export = any_export || fn.exported;
+      root[i] = fn.exported || fn.skip_optimization ? 1 : 0;
+    }
+    if (!any_export) return module;
+    const std::vector<std::uint8_t> live = detail::reachable(module, root);
+    std::vector<Function> kept;
+    for (std::size_t i = 0; i < module.functions.size(); ++i) {
+      if (live[i]) kept.push_back(std::move(module.functions[i]));
+    }
+    module.functions = std::move(kept);
+    return module;
+  }
+};
+
+}  // namespace passline::ir
