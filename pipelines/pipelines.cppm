@@ -21,7 +21,7 @@ using O1 = Sequential<ir::InferType, ir::SimplifyExpr, ir::DeadCodeElimination>;
 using O2 = Sequential<ir::InferType, ir::FoldConstant, ir::SimplifyExpr, ir::EliminateCommonSubexpr,
                       ir::DeadCodeElimination>;
 /// O2 after inlining small functions.
-using O3 = Sequential<ir::InferType, ir::FoldConstant, ir::SimplifyExpr, ir::EliminateCommonSubexpr,
+using O3 = Sequential<ir::InferType, ir::Inline, ir::FoldConstant, ir::SimplifyExpr, ir::EliminateCommonSubexpr,
                       ir::DeadCodeElimination>;
 
 /// The registry of the reference IR with its passes and O0..O3 in it.

@@ -200,3 +200,80 @@ std::shared_ptr<const Body> rewrite(const std::shared_ptr<const Body>& body_ptr,
 }
 
 }  // namespace passline::ir
+
+export namespace passline::ir {
+
+/// Copies the tree under `root` of `from` (a Body or a BodyBuilder) into `out`
+/// and returns the copy's root. `map` is indexed by `from`'s ids: an entry set
+/// before the call (a parameter mapped to an argument's variable, say) is used
+/// as it is; the others are filled in. Every binder gets a fresh node, so the
+/// same tree can be copied many times into one body. Operands come before the
+/// nodes that use them, so the copy goes in id order, without recursion.
+template <class From>
+ExprId copy_tree(BodyBuilder& out, const From& from, ExprId root, std::vector<ExprId>& map) {
+  std::vector<std::uint8_t> reached(root + 1, 0);
+  std::vector<ExprId> stack{root};
+  auto children = [&](ExprId id, auto&& f) {
+    const Node& n = from[id];
+    switch (n.kind) {
+      case Kind::op:
+        for (ExprId o : {n.a, n.b, n.c}) {
+          if (o != no_expr) f(o);
+        }
+        return;
+      case Kind::let:
+      case Kind::if_: f(n.a), f(n.b), f(n.c); return;
+      case Kind::proj: f(n.a); return;
+      case Kind::call:
+        f(n.a);
+        for (ExprId e : from.list(n.b, n.c)) f(e);
+        return;
+      case Kind::tuple:
+        for (ExprId e : from.list(n.b, n.c)) f(e);
+        return;
+      case Kind::fn:
+        for (ExprId p : from.list(n.a, n.b)) f(p);
+        f(n.c);
+        return;
+      default: return;
+    }
+  };
+  while (!stack.empty()) {
+    const ExprId id = stack.back();
+    stack.pop_back();
+    if (reached[id]) continue;
+    reached[id] = 1;
+    if (map[id] == no_expr) children(id, [&](ExprId c) { stack.push_back(c); });
+  }
+  std::vector<ExprId> list;
+  for (ExprId id = 0; id <= root; ++id) {
+    if (!reached[id] || map[id] != no_expr) continue;
+    Node n = from[id];
+    switch (n.kind) {
+      case Kind::var: map[id] = out.var(from.name(id), n.type, n.loc); continue;
+      case Kind::global: map[id] = out.global(from.name(id), n.type, n.loc); continue;
+      case Kind::call:
+      case Kind::tuple:
+      case Kind::fn:
+        list.clear();
+        for (ExprId e : n.kind == Kind::fn ? from.list(n.a, n.b) : from.list(n.b, n.c)) list.push_back(map[e]);
+        if (n.kind == Kind::call) n.a = map[n.a];
+        if (n.kind == Kind::fn) n.c = map[n.c];
+        map[id] = out.copy_with_list(n, list);
+        continue;
+      case Kind::proj: n.a = map[n.a]; break;
+      case Kind::op:
+      case Kind::let:
+      case Kind::if_:
+        n.a = map[n.a];
+        if (n.b != no_expr) n.b = map[n.b];
+        if (n.c != no_expr) n.c = map[n.c];
+        break;
+      default: break;
+    }
+    map[id] = out.copy(n);
+  }
+  return map[root];
+}
+
+}  // namespace passline::ir

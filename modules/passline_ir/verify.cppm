@@ -4,7 +4,9 @@
 // exists; every variable is bound once and used only in its scope; operators
 // get as many operands as they take, and calls of globals as many arguments as
 // the callee has parameters. Types are InferType's business, not the
-// verifier's. The walk is iterative, so deep let chains cost no stack.
+// verifier's. It also checks what the representation relies on: a body is a
+// tree (only variables, constants and globals may have several users) whose
+// operands come before the nodes that use them. The walk is iterative, so deep let chains cost no stack.
 module;
 #include <cstdint>
 #include <string>
@@ -50,7 +52,9 @@ void verify(const Module& module) {
     };
     auto check = [&](ExprId child, ExprId parent) {
       if (child == no_expr || child >= body.size()) fail(parent, "an operand is missing");
+      if (child >= parent) fail(parent, "an operand comes after the expression that uses it");
     };
+    std::vector<std::uint8_t> reached(body.size(), 0);
     for (ExprId p : body.params()) bind(p);
     if (body.root() >= body.size()) throw IRError(source, fn.loc, fmt::format("function '@{}' has no body", fn.name));
     stack.assign(1, {body.root(), 0});
@@ -59,6 +63,12 @@ void verify(const Module& module) {
       stack.pop_back();
       const ExprId id = frame.id;
       const Node& n = body[id];
+      const bool leaf = n.kind == Kind::var || n.kind == Kind::global || n.kind == Kind::int_const ||
+                        n.kind == Kind::float_const || n.kind == Kind::bool_const;
+      if (frame.phase == 0 && !leaf) {
+        if (reached[id]) fail(id, "an expression is shared by two users (bodies are trees)");
+        reached[id] = 1;
+      }
       switch (n.kind) {
         case Kind::var:
           if (!in_scope[id]) fail(id, fmt::format("variable '%{}' is used outside its scope", body.name(id)));

@@ -1,7 +1,8 @@
 // EliminateCommonSubexpr: computes each value once where it is in scope.
 //
-// Equal expressions are built once (hash-consing on the rewritten operands,
-// types included), so "equal" is one integer compare. When an expression
+// Each expression gets a value number: the first node built with the same
+// operator, type and operand numbers (global value numbering on the rewritten
+// body), so "equal" is one integer compare and the body stays a tree. When an expression
 // equals the value of a `let` whose variable is in scope, the variable takes
 // its place; a `let` bound to another variable is replaced by it. Evaluation
 // is strict, so the earlier `let` has run by then whatever the expression
@@ -24,18 +25,23 @@ class CommonSubexpr final : public Rewrite {
   ExprId node(BodyBuilder& out, ExprId, const Node& n, std::vector<ExprId>& list) override {
     if (n.kind == Kind::let || n.kind == Kind::fn || n.kind == Kind::var) return list_node(out, n, list);
     const std::uint64_t h = hash(out, n, list);
-    ExprId id = no_expr;
-    for (auto [it, end] = built_.equal_range(h); it != end && id == no_expr; ++it) {
-      if (same(out, it->second, n, list)) id = it->second;
+    ExprId number = no_expr;
+    for (auto [it, end] = numbered_.equal_range(h); it != end && number == no_expr; ++it) {
+      if (same(out, it->second, n, list)) number = it->second;
     }
-    if (id == no_expr) {
-      id = list_node(out, n, list);
-      built_.emplace(h, id);
+    if (number != no_expr) {
+      if (auto held = in_scope_.find(number); held != in_scope_.end()) {
+        changed = true;
+        return held->second;
+      }
     }
-    if (auto held = in_scope_.find(id); held != in_scope_.end()) {
-      changed = true;
-      return held->second;
+    const ExprId id = list_node(out, n, list);
+    if (number_.size() <= id) number_.resize(id + 1, no_expr);
+    if (number == no_expr) {
+      number = id;
+      numbered_.emplace(h, id);
     }
+    number_[id] = number;
     return id;
   }
 
@@ -44,39 +50,64 @@ class CommonSubexpr final : public Rewrite {
   }
 
   void bound(ExprId old_var, ExprId new_var, ExprId value) override {
-    if (in_scope_.contains(value)) return;
-    in_scope_.emplace(value, new_var);
-    scopes_.push_back({old_var, value});
+    // The variable stands for the value's number, while it is in scope.
+    const ExprId number = number_of(value);
+    if (in_scope_.contains(number)) return;
+    in_scope_.emplace(number, new_var);
+    scopes_.push_back({old_var, number});
   }
 
   void unbind(ExprId old_var) override {
     if (!scopes_.empty() && scopes_.back().var == old_var) {
-      in_scope_.erase(scopes_.back().value);
+      in_scope_.erase(scopes_.back().number);
       scopes_.pop_back();
     }
   }
 
  private:
+  /// The first node built with the same value as `id` (itself if none was).
+  ExprId number_of(ExprId id) const { return id < number_.size() && number_[id] != no_expr ? number_[id] : id; }
+
   static bool has_list(Kind k) { return k == Kind::call || k == Kind::tuple; }
 
-  static std::uint64_t hash(const BodyBuilder& out, const Node& n, std::span<const ExprId> list) {
+  std::uint64_t hash(const BodyBuilder& out, const Node& n, std::span<const ExprId> list) const {
     std::uint64_t h = mix(static_cast<std::uint64_t>(n.kind) << 8 | static_cast<std::uint64_t>(n.op), n.type.id);
-    if (n.kind == Kind::global) {
-      for (char c : out.name_of(n)) h = mix(h, static_cast<unsigned char>(c));
-      return h;
+    switch (n.kind) {
+      case Kind::global:
+        for (char c : out.name_of(n)) h = mix(h, static_cast<unsigned char>(c));
+        return h;
+      case Kind::int_const:
+      case Kind::float_const:
+      case Kind::bool_const: return mix(h, static_cast<std::uint64_t>(n.b) << 32 | n.a);
+      case Kind::proj: return mix(mix(h, number_of(n.a)), n.b);
+      default: break;
     }
-    h = mix(mix(h, n.a), has_list(n.kind) ? 0 : (static_cast<std::uint64_t>(n.b) << 32 | n.c));
-    for (ExprId e : list) h = mix(h, e);
+    for (ExprId o : {n.a, has_list(n.kind) ? no_expr : n.b, has_list(n.kind) ? no_expr : n.c}) {
+      h = mix(h, o == no_expr ? o : number_of(o));
+    }
+    for (ExprId e : list) h = mix(h, number_of(e));
     return h;
   }
 
-  static bool same(const BodyBuilder& out, ExprId id, const Node& n, std::span<const ExprId> list) {
-    const Node& m = out[id];
+  /// Whether the node numbered `number` has the value `n` would have.
+  bool same(const BodyBuilder& out, ExprId number, const Node& n, std::span<const ExprId> list) const {
+    const Node& m = out[number];
     if (m.kind != n.kind || m.op != n.op || m.type != n.type) return false;
-    if (n.kind == Kind::global) return out.name_of(m) == out.name_of(n);
-    if (m.a != n.a) return false;
-    if (!has_list(n.kind)) return m.b == n.b && m.c == n.c;
-    return std::ranges::equal(out.list(m.b, m.c), list);
+    auto same_operand = [&](ExprId x, ExprId y) { return x == y || (x != no_expr && y != no_expr && number_of(x) == number_of(y)); };
+    switch (n.kind) {
+      case Kind::global: return out.name_of(m) == out.name_of(n);
+      case Kind::int_const:
+      case Kind::float_const:
+      case Kind::bool_const: return m.a == n.a && m.b == n.b;
+      case Kind::proj: return m.b == n.b && same_operand(m.a, n.a);
+      case Kind::call:
+      case Kind::tuple: {
+        if (n.kind == Kind::call && !same_operand(m.a, n.a)) return false;
+        const std::span<const ExprId> elements = out.list(m.b, m.c);
+        return std::ranges::equal(elements, list, same_operand);
+      }
+      default: return same_operand(m.a, n.a) && same_operand(m.b, n.b) && same_operand(m.c, n.c);
+    }
   }
 
   static std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
@@ -86,10 +117,11 @@ class CommonSubexpr final : public Rewrite {
 
   struct Scope {
     ExprId var;
-    ExprId value;
+    ExprId number;
   };
-  std::unordered_multimap<std::uint64_t, ExprId> built_;
-  std::unordered_map<ExprId, ExprId> in_scope_;
+  std::unordered_multimap<std::uint64_t, ExprId> numbered_;  // hash -> first node of each value
+  std::vector<ExprId> number_;                               // node -> first node of its value
+  std::unordered_map<ExprId, ExprId> in_scope_;              // value number -> variable holding it
   std::vector<Scope> scopes_;
 };
 

@@ -11,6 +11,9 @@ export import :effects;
 export import :dead_code;
 export import :cse;
 export import :simplify;
+export import :inline_;
+export import :anf;
+export import :lambda_lift;
 import passline;
 import passline.ir;
 
@@ -23,6 +26,9 @@ void register_passes(Registry<Module>& registry) {
   registry.add<DeadCodeElimination>();
   registry.add<EliminateCommonSubexpr>();
   registry.add<SimplifyExpr>();
+  registry.add<Inline>();
+  registry.add<ToANormalForm>();
+  registry.add<LambdaLift>();
 }
 
 /// The process-wide registry of the reference IR, with every pass in it.

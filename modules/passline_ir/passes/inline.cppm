@@ -1,0 +1,134 @@
+// Inline: replaces calls of small global functions by their bodies.
+//
+// A call `@g(a, b)` of a function whose body has at most `max-size` nodes
+// becomes `let %x = a; let %y = b; <body of @g>`, so the arguments are still
+// evaluated once, in order, before the body. Functions are handled callees
+// first, so a body is inlined with its own calls already inlined. A recursive
+// function is never inlined, nor is one whose calls lead into recursion, nor
+// one marked `#[noopt]` (whose own body is left alone too). A callee that
+// nothing calls any more stays until DeadCodeElimination removes it.
+module;
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+export module passline.ir.passes:inline_;
+import passline;
+import passline.ir;
+
+namespace passline::ir::detail {
+
+/// The nodes of `body` reachable from its root (what it costs to copy).
+inline std::size_t live_size(const Body& body) {
+  std::vector<std::uint8_t> seen(body.size(), 0);
+  std::vector<ExprId> stack{body.root()};
+  std::size_t count = 0;
+  while (!stack.empty()) {
+    const ExprId id = stack.back();
+    stack.pop_back();
+    if (seen[id]) continue;
+    seen[id] = 1;
+    ++count;
+    for_each_child(body, id, [&](ExprId c) { stack.push_back(c); });
+  }
+  return count;
+}
+
+class Inliner final : public Rewrite {
+ public:
+  Inliner(const std::unordered_map<std::string_view, std::size_t>& index,
+          const std::vector<std::shared_ptr<const Body>>& bodies, const std::vector<std::uint8_t>& inlinable)
+      : index_(index), bodies_(bodies), inlinable_(inlinable) {}
+
+  ExprId node(BodyBuilder& out, ExprId, const Node& n, std::vector<ExprId>& list) override {
+    if (n.kind != Kind::call || out[n.a].kind != Kind::global) return list_node(out, n, list);
+    const auto callee = index_.find(out.name(n.a));
+    if (callee == index_.end() || !inlinable_[callee->second]) return list_node(out, n, list);
+    const Body& body = *bodies_[callee->second];
+    if (body.params().size() != list.size()) return list_node(out, n, list);
+    map_.assign(body.size(), no_expr);
+    std::vector<ExprId> vars;
+    for (ExprId p : body.params()) {
+      map_[p] = out.var(body.name(p), body[p].type, body[p].loc);
+      vars.push_back(map_[p]);
+    }
+    ExprId result = copy_tree(out, body, body.root(), map_);
+    for (std::size_t i = vars.size(); i-- > 0;) result = out.let(vars[i], list[i], result, n.type, n.loc);
+    changed = true;
+    return result;
+  }
+
+ private:
+  const std::unordered_map<std::string_view, std::size_t>& index_;
+  const std::vector<std::shared_ptr<const Body>>& bodies_;
+  const std::vector<std::uint8_t>& inlinable_;
+  std::vector<ExprId> map_;
+};
+
+}  // namespace passline::ir::detail
+
+export namespace passline::ir {
+
+/// Inlines calls of non-recursive global functions of at most `max_size` nodes.
+struct Inline {
+  static constexpr PassInfo info{
+      .name = "Inline",
+      .opt_level = 3,
+      .summary = "replaces calls of small non-recursive functions by their bodies",
+  };
+  std::int64_t max_size = 32;
+  static constexpr auto options =
+      passline::options(passline::option<&Inline::max_size>("max-size", "largest callee inlined, in nodes of its body"));
+
+  Module operator()(Module module, PassContext&) const {
+    const std::size_t count = module.functions.size();
+    std::unordered_map<std::string_view, std::size_t> index;
+    for (std::size_t i = 0; i < count; ++i) index.emplace(module.functions[i].name, i);
+    // The call graph, and its functions callees first (Kahn's algorithm on
+    // the reversed edges). What is never ready is in, or leads into, a cycle.
+    std::vector<std::vector<std::size_t>> callers(count);
+    std::vector<std::size_t> pending(count, 0);
+    for (std::size_t i = 0; i < count; ++i) {
+      const Body& body = *module.functions[i].body;
+      std::vector<std::uint8_t> seen(count, 0);
+      for (ExprId id = 0; id < body.size(); ++id) {
+        if (body[id].kind != Kind::global) continue;
+        const auto callee = index.find(body.name(id));
+        if (callee == index.end() || seen[callee->second]) continue;
+        seen[callee->second] = 1;
+        callers[callee->second].push_back(i);
+        ++pending[i];
+      }
+    }
+    std::vector<std::size_t> order;
+    for (std::size_t i = 0; i < count; ++i) {
+      if (pending[i] == 0) order.push_back(i);
+    }
+    for (std::size_t k = 0; k < order.size(); ++k) {
+      for (std::size_t caller : callers[order[k]]) {
+        if (--pending[caller] == 0) order.push_back(caller);
+      }
+    }
+    std::vector<std::uint8_t> inlinable(count, 0);
+    std::vector<std::uint8_t> placed(count, 0);
+    for (std::size_t i : order) placed[i] = 1;
+    for (std::size_t i = 0; i < count; ++i) {
+      if (!placed[i]) order.push_back(i);  // in or above a cycle: inlined into, never inlined
+    }
+
+    std::vector<std::shared_ptr<const Body>> bodies;
+    for (const Function& fn : module.functions) bodies.push_back(fn.body);
+    for (std::size_t i : order) {
+      const Function& fn = module.functions[i];
+      if (fn.skip_optimization) continue;
+      detail::Inliner inliner(index, bodies, inlinable);
+      bodies[i] = rewrite(bodies[i], inliner);
+      inlinable[i] = placed[i] && detail::live_size(*bodies[i]) <= static_cast<std::size_t>(max_size) ? 1 : 0;
+    }
+    for (std::size_t i = 0; i < count; ++i) module.functions[i].body = bodies[i];
+    return module;
+  }
+};
+
+}  // namespace passline::ir
