@@ -17,12 +17,13 @@ export namespace passline::pipelines {
 using O0 = Sequential<ir::InferType>;
 /// Cheap clean-ups: identities and dead code.
 using O1 = Sequential<ir::InferType, ir::SimplifyExpr, ir::DeadCodeElimination>;
-/// Folding, identities, common subexpressions, then dead code.
-using O2 = Sequential<ir::InferType, ir::FoldConstant, ir::SimplifyExpr, ir::EliminateCommonSubexpr,
+/// Folding and identities, common subexpressions, the identities they expose
+/// (x - x once both are one value), then dead code.
+using O2 = Sequential<ir::InferType, ir::FoldConstant, ir::SimplifyExpr, ir::EliminateCommonSubexpr, ir::SimplifyExpr,
                       ir::DeadCodeElimination>;
 /// O2 after inlining small functions.
 using O3 = Sequential<ir::InferType, ir::Inline, ir::FoldConstant, ir::SimplifyExpr, ir::EliminateCommonSubexpr,
-                      ir::DeadCodeElimination>;
+                      ir::SimplifyExpr, ir::DeadCodeElimination>;
 
 /// The registry of the reference IR with its passes and O0..O3 in it.
 Registry<ir::Module>& registry() {

@@ -17,8 +17,13 @@ module;
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <algorithm>
+#include <deque>
+#include <iterator>
 #include <unordered_map>
-#include <unordered_set>
+
+#include <boost/unordered/unordered_flat_map.hpp>
+#include <boost/unordered/unordered_flat_set.hpp>
 #include <utility>
 #include <vector>
 
@@ -256,6 +261,7 @@ class Parser {
     advance();
     builder_ = BodyBuilder();
     scopes_.clear();
+    hidden_.clear();
     std::vector<ExprId> params = parse_params();
     Type result = types::unknown;
     if (accept(Token::arrow)) result = parse_type();
@@ -290,9 +296,16 @@ class Parser {
   }
 
   /// Scopes are keyed by the name as spelled in the source, which outlives
-  /// parsing (the builder's own copy of the names moves as it grows).
-  void bind(ExprId var) { scopes_[source_name(var)].push_back(var); }
-  void unbind(ExprId var) { scopes_.find(source_name(var))->second.pop_back(); }
+  /// parsing (the builder's own copy of the names moves as it grows). Each
+  /// name maps to its innermost binder, and each binder remembers the one it
+  /// hides, so binding and unbinding allocate nothing.
+  void bind(ExprId var) {
+    auto [it, inserted] = scopes_.try_emplace(source_name(var), var);
+    if (hidden_.size() <= var) hidden_.resize(std::max<std::size_t>(var + 1, hidden_.size() * 2), no_expr);
+    hidden_[var] = inserted ? no_expr : it->second;
+    it->second = var;
+  }
+  void unbind(ExprId var) { scopes_.find(source_name(var))->second = hidden_[var]; }
   std::string_view source_name(ExprId var) const {
     return text_.substr(builder_[var].loc + 1, builder_[var].b);  // after the '%'
   }
@@ -393,9 +406,9 @@ class Parser {
       case Token::local: {
         const std::string_view name = spelling().substr(1);
         auto it = scopes_.find(name);
-        if (it == scopes_.end() || it->second.empty()) error(loc, fmt::format("unknown variable '%{}'", name));
+        if (it == scopes_.end() || it->second == no_expr) error(loc, fmt::format("unknown variable '%{}'", name));
         advance();
-        return it->second.back();
+        return it->second;
       }
       case Token::global: {
         const ExprId g = builder_.global(spelling().substr(1), types::unknown, loc);
@@ -500,13 +513,14 @@ class Parser {
   std::uint32_t start_ = 0;
   Token token_ = Token::end;
   BodyBuilder builder_;
-  std::unordered_map<std::string_view, std::vector<ExprId>> scopes_;
+  boost::unordered_flat_map<std::string_view, ExprId> scopes_;  // name -> innermost binder, or no_expr
+  std::vector<ExprId> hidden_;                            // binder -> the binder of its name it hides
 };
 
 /// Prints one function, naming each variable once.
 class Printer {
  public:
-  explicit Printer(const Body& body) : body_(body), names_(body.size()) {}
+  explicit Printer(const Body& body) : body_(body), names_(body.size(), 0) {}
 
   std::string function(const Function& fn) {
     std::string out;
@@ -535,14 +549,29 @@ class Printer {
   }
 
   /// The printed name of a var: its own, unless another var took it first.
+  /// Own names are views of the body's names; only renamed ones are stored.
   std::string_view name(ExprId var) {
-    if (!names_[var].empty()) return names_[var];
-    std::string candidate(body_.name(var));
-    if (candidate.empty()) candidate = "v";
-    for (std::size_t n = 1; taken_.contains(candidate); ++n) candidate = fmt::format("{}_{}", body_.name(var), n);
-    taken_.insert(candidate);
-    names_[var] = std::move(candidate);
-    return names_[var];
+    if (names_[var] == own) return body_.name(var);
+    if (names_[var] != unnamed) return renamed_[names_[var] - first_renamed];
+    std::string_view own_name = body_.name(var);
+    if (!own_name.empty() && taken_.insert(own_name).second) {
+      names_[var] = own;
+      return own_name;
+    }
+    const std::string_view base = own_name.empty() ? std::string_view("v") : own_name;
+    std::string candidate(base);
+    for (std::size_t n = 1; taken_.contains(candidate); ++n) candidate = fmt::format("{}_{}", base, n);
+    renamed_.push_back(std::move(candidate));
+    taken_.insert(renamed_.back());
+    names_[var] = static_cast<std::uint32_t>(first_renamed + renamed_.size() - 1);
+    return renamed_.back();
+  }
+
+  /// A type as written, printed once per type.
+  std::string_view type_text(Type t) {
+    auto [it, inserted] = type_texts_.try_emplace(t.id);
+    if (inserted) it->second = TypeTable::global().print(t);
+    return it->second;
   }
 
   static void indent(std::size_t depth, std::string& out) { out.append(depth * 2, ' '); }
@@ -552,8 +581,9 @@ class Printer {
     while (body_[id].kind == Kind::let) {
       const Node& let = body_[id];
       indent(depth, out);
-      out += fmt::format("let %{}", name(let.a));
-      if (body_[let.a].type.known()) out += ": " + TypeTable::global().print(body_[let.a].type);
+      out += "let %";
+      out += name(let.a);
+      if (body_[let.a].type.known()) out += ": ", out += type_text(body_[let.a].type);
       out += " = ";
       expr(let.b, depth, out);
       out += ";\n";
@@ -567,8 +597,8 @@ class Printer {
   void expr(ExprId id, std::size_t depth, std::string& out) {
     const Node& n = body_[id];
     switch (n.kind) {
-      case Kind::var: out += fmt::format("%{}", name(id)); return;
-      case Kind::int_const: out += fmt::format("{}", body_.int_value(id)); return;
+      case Kind::var: out += '%', out += name(id); return;
+      case Kind::int_const: fmt::format_to(std::back_inserter(out), "{}", body_.int_value(id)); return;
       case Kind::float_const: out += float_text(body_.float_value(id)); return;
       case Kind::bool_const: out += body_.bool_value(id) ? "true" : "false"; return;
       case Kind::global: out += fmt::format("@{}", body_.name(id)); return;
@@ -647,9 +677,12 @@ class Printer {
     return text;
   }
 
+  static constexpr std::uint32_t unnamed = 0, own = 1, first_renamed = 2;
   const Body& body_;
-  std::vector<std::string> names_;
-  std::unordered_set<std::string> taken_;
+  std::vector<std::uint32_t> names_;   // per var: unnamed, own, or first_renamed + index in renamed_
+  std::deque<std::string> renamed_;    // stable addresses: taken_ holds views of them
+  boost::unordered_flat_set<std::string_view> taken_;
+  boost::unordered_flat_map<std::uint32_t, std::string> type_texts_;
 };
 
 }  // namespace passline::ir::detail

@@ -34,7 +34,8 @@ struct Constant {
 
 class Folder final : public Rewrite {
  public:
-  Folder(const Module& module, PassContext& ctx) : module_(module), ctx_(ctx) {}
+  /// Without a context, what cannot be folded is not reported.
+  Folder(const Module* module, PassContext* ctx) : module_(module), ctx_(ctx) {}
 
   ExprId node(BodyBuilder& out, ExprId, const Node& n, std::vector<ExprId>& list) override {
     if (n.kind == Kind::op) {
@@ -61,7 +62,6 @@ class Folder final : public Rewrite {
     return constant(out, value) ? value : no_expr;
   }
 
- private:
   static std::optional<Constant> constant(const BodyBuilder& out, ExprId id) {
     const Node& n = out[id];
     switch (n.kind) {
@@ -72,6 +72,7 @@ class Folder final : public Rewrite {
     }
   }
 
+  /// The constant an operator node evaluates to, when its operands are constants.
   std::optional<ExprId> fold(BodyBuilder& out, const Node& n) {
     std::optional<Constant> x = constant(out, n.a);
     std::optional<Constant> y = n.b != no_expr ? constant(out, n.b) : std::nullopt;
@@ -116,16 +117,18 @@ class Folder final : public Rewrite {
     return std::nullopt;
   }
 
+ private:
   std::nullopt_t warn(std::uint32_t loc, std::string message) {
-    ctx_.diagnostics->report({.severity = Severity::warning,
-                              .location = module_.source->location(loc),
-                              .message = std::move(message),
-                              .snippet = module_.source->snippet(loc)});
+    if (!ctx_) return std::nullopt;
+    ctx_->diagnostics->report({.severity = Severity::warning,
+                               .location = module_->source->location(loc),
+                               .message = std::move(message),
+                               .snippet = module_->source->snippet(loc)});
     return std::nullopt;
   }
 
-  const Module& module_;
-  PassContext& ctx_;
+  const Module* module_;
+  PassContext* ctx_;
 };
 
 }  // namespace passline::ir::detail
@@ -142,7 +145,7 @@ struct FoldConstant {
   };
 
   Function operator()(Function fn, const Module& module, PassContext& ctx) const {
-    detail::Folder folder(module, ctx);
+    detail::Folder folder(&module, &ctx);
     fn.body = rewrite(fn.body, folder);
     return fn;
   }
