@@ -202,6 +202,11 @@ class BodyBuilder {
     return add(node);
   }
 
+  /// Room for `nodes` nodes. Pages of a large reservation that are never
+  /// written take no memory, so reserving generously avoids the copies (and
+  /// the peak of old and new together) of growing.
+  void reserve(std::size_t nodes) { nodes_.reserve(nodes); }
+
   /// Sets a node's type after the fact (type inference annotates as it goes).
   void set_type(ExprId id, Type type) { nodes_[id].type = type; }
   const Node& operator[](ExprId id) const { return nodes_[id]; }

@@ -66,6 +66,7 @@ class Rewrite {
 std::shared_ptr<const Body> rewrite(const std::shared_ptr<const Body>& body_ptr, Rewrite& rewrite) {
   const Body& body = *body_ptr;
   BodyBuilder out(body);
+  out.reserve(body.size() + body.size() / 2);
   std::vector<ExprId> map(body.size(), no_expr);
   std::vector<std::uint8_t> replaced(body.size(), 0);
   auto copy_var = [&](ExprId var) {

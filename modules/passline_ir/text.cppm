@@ -19,6 +19,7 @@ module;
 #include <system_error>
 #include <algorithm>
 #include <deque>
+#include <functional>
 #include <iterator>
 #include <unordered_map>
 
@@ -260,6 +261,9 @@ class Parser {
     fn.name = std::string(spelling().substr(1));
     advance();
     builder_ = BodyBuilder();
+    // A node takes at least two characters of text: room for what is left
+    // costs address space, not memory, and spares the copies of growing.
+    if (text_.size() - pos_ > (std::size_t{1} << 20)) builder_.reserve((text_.size() - pos_) / 2);
     scopes_.clear();
     hidden_.clear();
     std::vector<ExprId> params = parse_params();
@@ -521,6 +525,8 @@ class Parser {
 class Printer {
  public:
   explicit Printer(const Body& body) : body_(body), names_(body.size(), 0) {}
+  /// A printer that hands its text to `flush` a chunk at a time.
+  Printer(const Body& body, std::function<void(std::string_view)> flush) : Printer(body) { flush_ = std::move(flush); }
 
   std::string function(const Function& fn) {
     std::string out;
@@ -588,6 +594,10 @@ class Printer {
       expr(let.b, depth, out);
       out += ";\n";
       id = let.c;
+      if (flush_ && out.size() >= chunk) {
+        flush_(out);
+        out.clear();
+      }
     }
     indent(depth, out);
     expr(id, depth, out);
@@ -678,6 +688,8 @@ class Printer {
   }
 
   static constexpr std::uint32_t unnamed = 0, own = 1, first_renamed = 2;
+  static constexpr std::size_t chunk = std::size_t{1} << 20;
+  std::function<void(std::string_view)> flush_;
   const Body& body_;
   std::vector<std::uint32_t> names_;   // per var: unnamed, own, or first_renamed + index in renamed_
   std::deque<std::string> renamed_;    // stable addresses: taken_ holds views of them
@@ -698,6 +710,16 @@ Module parse(std::string text, std::string name = "<input>") {
 
 /// One function in the text format.
 std::string print(const Function& fn) { return detail::Printer(*fn.body).function(fn); }
+
+/// Writes a module in the text format to `write`, a chunk at a time, so that
+/// a large module is never held as one string.
+void print_to(const Module& module, const std::function<void(std::string_view)>& write) {
+  for (std::size_t i = 0; i < module.functions.size(); ++i) {
+    if (i) write("\n");
+    std::string rest = detail::Printer(*module.functions[i].body, write).function(module.functions[i]);
+    write(rest);
+  }
+}
 
 /// A module in the text format, functions separated by a blank line.
 std::string print(const Module& module) {

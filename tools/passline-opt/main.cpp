@@ -14,7 +14,7 @@
 #include <iostream>
 #include <iterator>
 #include <optional>
-#include <sstream>
+#include <string_view>
 #include <string>
 #include <vector>
 import passline;
@@ -47,16 +47,21 @@ struct Failure {
 
 std::string read_input(const std::string& path) {
   if (path == "-") return std::string(std::istreambuf_iterator<char>(std::cin), {});
-  std::ifstream in(path, std::ios::binary);
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) throw Failure{fmt::format("cannot open '{}': {}", path, std::strerror(errno))};
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
+  std::string text(static_cast<std::size_t>(in.tellg()), '\0');  // read in place: one copy of the text
+  in.seekg(0);
+  if (!in.read(text.data(), static_cast<std::streamsize>(text.size()))) {
+    throw Failure{fmt::format("cannot read '{}'", path)};
+  }
+  return text;
 }
 
-/// Writes `text` to `path` whole, or leaves `path` as it was.
-void write_output(const std::string& path, const std::string& text) {
+/// Writes `module` to `path` whole, or leaves `path` as it was. The text goes
+/// out a chunk at a time, into a file beside `path` that is renamed at the end.
+void write_output(const std::string& path, const passline::ir::Module& module) {
   if (path == "-") {
+    std::string text = passline::ir::print(module);  // stdout cannot be taken back: print all first
     std::cout << text;
     std::cout.flush();
     return;
@@ -66,7 +71,7 @@ void write_output(const std::string& path, const std::string& text) {
   {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
     if (!out) throw Failure{fmt::format("cannot write '{}': {}", path, std::strerror(errno))};
-    out << text;
+    passline::ir::print_to(module, [&](std::string_view chunk) { out.write(chunk.data(), static_cast<std::streamsize>(chunk.size())); });
     if (!out.flush()) {
       std::filesystem::remove(temporary);
       throw Failure{fmt::format("cannot write '{}'", path)};
@@ -133,7 +138,7 @@ int run(const Options& options) {
   auto scope = ctx.enter();
   module = pipeline(std::move(module), ctx);
   if (!options.no_verify) passline::ir::verify(module);
-  write_output(options.output, passline::ir::print(module));
+  write_output(options.output, module);
   return 0;
 }
 

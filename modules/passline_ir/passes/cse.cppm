@@ -9,6 +9,7 @@
 // does, and no trap or call moves.
 module;
 #include <algorithm>
+#include <utility>
 #include <cstdint>
 #include <span>
 #include <string_view>
@@ -26,8 +27,10 @@ class CommonSubexpr final : public Rewrite {
     if (n.kind == Kind::let || n.kind == Kind::fn || n.kind == Kind::var) return list_node(out, n, list);
     const std::uint64_t h = hash(out, n, list);
     ExprId number = no_expr;
-    for (auto [it, end] = numbered_.equal_range(h); it != end && number == no_expr; ++it) {
-      if (same(out, it->second, n, list)) number = it->second;
+    const auto first = numbered_.find(h);
+    for (ExprId candidate = first == numbered_.end() ? no_expr : first->second; candidate != no_expr && number == no_expr;
+         candidate = next_[candidate]) {
+      if (same(out, candidate, n, list)) number = candidate;
     }
     if (number != no_expr) {
       if (auto held = in_scope_.find(number); held != in_scope_.end()) {
@@ -36,10 +39,14 @@ class CommonSubexpr final : public Rewrite {
       }
     }
     const ExprId id = list_node(out, n, list);
-    if (number_.size() <= id) number_.resize(id + 1, no_expr);
-    if (number == no_expr) {
+    if (number_.size() <= id) {
+      number_.resize(std::max<std::size_t>(id + 1, number_.size() * 2), no_expr);
+      next_.resize(number_.size(), no_expr);
+    }
+    if (number == no_expr) {  // a new value: first in its hash's chain
       number = id;
-      numbered_.emplace(h, id);
+      auto [slot, inserted] = numbered_.try_emplace(h, id);
+      if (!inserted) next_[id] = std::exchange(slot->second, id);
     }
     number_[id] = number;
     return id;
@@ -119,9 +126,10 @@ class CommonSubexpr final : public Rewrite {
     ExprId var;
     ExprId number;
   };
-  std::unordered_multimap<std::uint64_t, ExprId> numbered_;  // hash -> first node of each value
-  std::vector<ExprId> number_;                               // node -> first node of its value
-  std::unordered_map<ExprId, ExprId> in_scope_;              // value number -> variable holding it
+  std::unordered_map<std::uint64_t, ExprId> numbered_;       // hash -> latest value with that hash
+  std::vector<ExprId> next_;                                    // value -> the previous one with its hash
+  std::vector<ExprId> number_;                                  // node -> first node of its value
+  std::unordered_map<ExprId, ExprId> in_scope_;                   // value number -> variable holding it
   std::vector<Scope> scopes_;
 };
 
