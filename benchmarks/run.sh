@@ -13,3 +13,6 @@ echo; echo "== zero overhead: compiled form vs hand-written calls (callgrind)"
 
 echo; echo "== compile time of static pipelines (plot: docs/compile-time.png)"
 "$here/compile_time/run.sh" "$build" "$here/../docs/compile-time.png"
+
+echo; echo "== end to end against mlir-opt, and each pass's scaling (plot: docs/vs-mlir-scaling.png)"
+"$here/vs_mlir/run.sh" "$build" "$here/../docs/vs-mlir-scaling.png"
