@@ -41,6 +41,13 @@ enum class Kind : std::uint8_t {
   fn,          // a, b: parameters (vars) in the list; c: body; type: the function type
 };
 
+/// Variables, constants and globals: nodes with no operands, which may have
+/// several users (every other node has one).
+constexpr bool is_leaf(Kind k) {
+  return k == Kind::var || k == Kind::int_const || k == Kind::float_const || k == Kind::bool_const ||
+         k == Kind::global;
+}
+
 enum class Op : std::uint8_t { add, sub, mul, div, mod, neg, eq, ne, lt, le, gt, ge, and_, or_, not_, select };
 
 inline constexpr Op all_ops[] = {Op::add, Op::sub, Op::mul, Op::div, Op::mod, Op::neg, Op::eq, Op::ne,

@@ -12,6 +12,7 @@ module;
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 export module passline.ir:functions;
@@ -21,9 +22,10 @@ import :source;
 
 export namespace passline::ir {
 
-/// The operands of a node, in order (list elements included).
-template <class F>
-void for_each_child(const Body& body, ExprId id, F&& f) {
+/// The operands of a node of `body` (a Body or a BodyBuilder), in order,
+/// list elements included.
+template <class Nodes, class F>
+void for_each_child(const Nodes& body, ExprId id, F&& f) {
   const Node& n = body[id];
   switch (n.kind) {
     case Kind::var:
@@ -38,7 +40,7 @@ void for_each_child(const Body& body, ExprId id, F&& f) {
       return;
     case Kind::call:
       f(n.a);
-      for (ExprId arg : body.args(id)) f(arg);
+      for (ExprId arg : body.list(n.b, n.c)) f(arg);
       return;
     case Kind::let:
     case Kind::if_:
@@ -47,11 +49,11 @@ void for_each_child(const Body& body, ExprId id, F&& f) {
       f(n.c);
       return;
     case Kind::tuple:
-      for (ExprId e : body.elements(id)) f(e);
+      for (ExprId e : body.list(n.b, n.c)) f(e);
       return;
     case Kind::proj: f(n.a); return;
     case Kind::fn:
-      for (ExprId p : body.fn_params(id)) f(p);
+      for (ExprId p : body.list(n.a, n.b)) f(p);
       f(n.c);
       return;
   }
@@ -71,6 +73,13 @@ struct Function {
 struct Module {
   std::vector<Function> functions;
   std::shared_ptr<const Source> source = std::make_shared<const Source>("<memory>", "");
+
+  /// Each function's position, by name.
+  std::unordered_map<std::string_view, std::size_t> index() const {
+    std::unordered_map<std::string_view, std::size_t> positions;
+    for (std::size_t i = 0; i < functions.size(); ++i) positions.emplace(functions[i].name, i);
+    return positions;
+  }
 
   /// The index of the function named `name`, or -1.
   std::ptrdiff_t find(std::string_view name) const {

@@ -214,37 +214,12 @@ template <class From>
 ExprId copy_tree(BodyBuilder& out, const From& from, ExprId root, std::vector<ExprId>& map) {
   std::vector<std::uint8_t> reached(root + 1, 0);
   std::vector<ExprId> stack{root};
-  auto children = [&](ExprId id, auto&& f) {
-    const Node& n = from[id];
-    switch (n.kind) {
-      case Kind::op:
-        for (ExprId o : {n.a, n.b, n.c}) {
-          if (o != no_expr) f(o);
-        }
-        return;
-      case Kind::let:
-      case Kind::if_: f(n.a), f(n.b), f(n.c); return;
-      case Kind::proj: f(n.a); return;
-      case Kind::call:
-        f(n.a);
-        for (ExprId e : from.list(n.b, n.c)) f(e);
-        return;
-      case Kind::tuple:
-        for (ExprId e : from.list(n.b, n.c)) f(e);
-        return;
-      case Kind::fn:
-        for (ExprId p : from.list(n.a, n.b)) f(p);
-        f(n.c);
-        return;
-      default: return;
-    }
-  };
   while (!stack.empty()) {
     const ExprId id = stack.back();
     stack.pop_back();
     if (reached[id]) continue;
     reached[id] = 1;
-    if (map[id] == no_expr) children(id, [&](ExprId c) { stack.push_back(c); });
+    if (map[id] == no_expr) for_each_child(from, id, [&](ExprId c) { stack.push_back(c); });
   }
   std::vector<ExprId> list;
   for (ExprId id = 0; id <= root; ++id) {

@@ -63,9 +63,7 @@ void verify(const Module& module) {
       stack.pop_back();
       const ExprId id = frame.id;
       const Node& n = body[id];
-      const bool leaf = n.kind == Kind::var || n.kind == Kind::global || n.kind == Kind::int_const ||
-                        n.kind == Kind::float_const || n.kind == Kind::bool_const;
-      if (frame.phase == 0 && !leaf) {
+      if (frame.phase == 0 && !is_leaf(n.kind)) {
         if (reached[id]) fail(id, "an expression is shared by two users (bodies are trees)");
         reached[id] = 1;
       }

@@ -18,11 +18,6 @@ import passline.ir;
 
 namespace passline::ir::detail {
 
-inline bool is_atom(Kind k) {
-  return k == Kind::var || k == Kind::int_const || k == Kind::float_const || k == Kind::bool_const ||
-         k == Kind::global;
-}
-
 class Normalizer {
  public:
   explicit Normalizer(const Body& body) : body_(body), out_(body), map_(body.size(), no_expr) {}
@@ -37,10 +32,10 @@ class Normalizer {
       bool ok = true;
       switch (n.kind) {
         case Kind::let: ok = body[n.b].kind != Kind::let; break;
-        case Kind::if_: ok = is_atom(body[n.a].kind); break;
+        case Kind::if_: ok = is_leaf(body[n.a].kind); break;
         case Kind::fn: break;
         default:
-          for_each_child(body, id, [&](ExprId c) { ok = ok && is_atom(body[c].kind); });
+          for_each_child(body, id, [&](ExprId c) { ok = ok && is_leaf(body[c].kind); });
       }
       if (!ok) return false;
       for_each_child(body, id, [&](ExprId c) {
@@ -120,7 +115,7 @@ class Normalizer {
 
   ExprId atom(ExprId id, Block& block) {
     const ExprId e = compound(id, block);
-    if (is_atom(out_[e].kind)) return e;
+    if (is_leaf(out_[e].kind)) return e;
     const ExprId t = out_.var("t", out_[e].type, out_[e].loc);
     block.push_back({t, e});
     return t;

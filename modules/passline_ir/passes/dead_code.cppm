@@ -70,9 +70,8 @@ class DeadCode final : public Rewrite {
 };
 
 /// The functions that the roots reach through the globals their bodies name.
-std::vector<std::uint8_t> reachable(const Module& module, const std::vector<std::uint8_t>& root) {
-  std::unordered_map<std::string_view, std::size_t> index;
-  for (std::size_t i = 0; i < module.functions.size(); ++i) index.emplace(module.functions[i].name, i);
+std::vector<std::uint8_t> reachable(const Module& module, const std::unordered_map<std::string_view, std::size_t>& index,
+                                    const std::vector<std::uint8_t>& root) {
   std::vector<std::uint8_t> seen(root);
   std::vector<std::size_t> work;
   for (std::size_t i = 0; i < root.size(); ++i) {
@@ -106,9 +105,9 @@ struct DeadCodeElimination {
   };
 
   Module operator()(Module module, PassContext&) const {
-    const std::vector<std::uint8_t> pure = pure_functions(module);
-    std::unordered_map<std::string_view, std::size_t> index;
-    for (std::size_t i = 0; i < module.functions.size(); ++i) index.emplace(module.functions[i].name, i);
+    // Names stay where they are (bodies change, not the list), so one index serves throughout.
+    const auto index = module.index();
+    const std::vector<std::uint8_t> pure = pure_functions(module, index);
     auto pure_global = [&](std::string_view name) {
       auto it = index.find(name);
       return it != index.end() && pure[it->second] != 0;
@@ -132,7 +131,7 @@ struct DeadCodeElimination {
       root[i] = fn.exported || fn.skip_optimization ? 1 : 0;
     }
     if (!any_export) return module;
-    const std::vector<std::uint8_t> live = detail::reachable(module, root);
+    const std::vector<std::uint8_t> live = detail::reachable(module, index, root);
     std::vector<Function> kept;
     for (std::size_t i = 0; i < module.functions.size(); ++i) {
       if (live[i]) kept.push_back(std::move(module.functions[i]));

@@ -48,11 +48,11 @@ std::vector<std::uint8_t> effects(const Body& body, PureGlobal&& pure_global) {
   return effect;
 }
 
-/// For each function of `module`: whether calling it is pure.
-std::vector<std::uint8_t> pure_functions(const Module& module) {
+/// For each function of `module`: whether calling it is pure. `index` is
+/// `module.index()`.
+std::vector<std::uint8_t> pure_functions(const Module& module,
+                                         const std::unordered_map<std::string_view, std::size_t>& index) {
   const std::size_t count = module.functions.size();
-  std::unordered_map<std::string_view, std::size_t> index;
-  for (std::size_t i = 0; i < count; ++i) index.emplace(module.functions[i].name, i);
   enum : std::uint8_t { unseen, visiting, pure, impure };
   std::vector<std::uint8_t> state(count, unseen);
   // Depth-first over the call graph, without recursion; a call back into a

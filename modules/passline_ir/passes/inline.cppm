@@ -83,8 +83,7 @@ struct Inline {
 
   Module operator()(Module module, PassContext&) const {
     const std::size_t count = module.functions.size();
-    std::unordered_map<std::string_view, std::size_t> index;
-    for (std::size_t i = 0; i < count; ++i) index.emplace(module.functions[i].name, i);
+    const auto index = module.index();
     // The call graph, and its functions callees first (Kahn's algorithm on
     // the reversed edges). What is never ready is in, or leads into, a cycle.
     std::vector<std::vector<std::size_t>> callers(count);

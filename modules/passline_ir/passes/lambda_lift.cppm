@@ -69,36 +69,20 @@ class Lifter final : public Rewrite {
       const ExprId id = stack.back();
       stack.pop_back();
       const Node& n = out[id];
-      children.clear();
-      switch (n.kind) {
-        case Kind::var:
-          if (!bound[id] && !seen[id]) free.push_back(id);
-          seen[id] = 1;
-          continue;
-        case Kind::let:
-          bound[n.a] = 1;
-          children = {n.b, n.c};
-          break;
-        case Kind::fn:
-          for (ExprId p : out.list(n.a, n.b)) bound[p] = 1;
-          children = {n.c};
-          break;
-        case Kind::call:
-          children.push_back(n.a);
-          for (ExprId e : out.list(n.b, n.c)) children.push_back(e);
-          break;
-        case Kind::tuple:
-          for (ExprId e : out.list(n.b, n.c)) children.push_back(e);
-          break;
-        case Kind::proj: children = {n.a}; break;
-        case Kind::op:
-        case Kind::if_:
-          for (ExprId o : {n.a, n.b, n.c}) {
-            if (o != no_expr) children.push_back(o);
-          }
-          break;
-        default: continue;
+      if (n.kind == Kind::var) {
+        if (!bound[id] && !seen[id]) free.push_back(id);
+        seen[id] = 1;
+        continue;
       }
+      // Binders are bound before anything under them is visited.
+      if (n.kind == Kind::let) bound[n.a] = 1;
+      if (n.kind == Kind::fn) {
+        for (ExprId p : out.list(n.a, n.b)) bound[p] = 1;
+      }
+      children.clear();
+      for_each_child(out, id, [&](ExprId c) {
+        if (!bound[c] || out[c].kind != Kind::var) children.push_back(c);
+      });
       stack.insert(stack.end(), children.rbegin(), children.rend());
     }
     return free;
