@@ -133,11 +133,24 @@ class BodyBuilder {
   BodyBuilder() = default;
   explicit BodyBuilder(const Body& names_from) { names_ = names_from.names_; }
 
-  /// A builder holding a copy of every node of `body`, to annotate in place.
-  static BodyBuilder copy_of(const Body& body) {
-    BodyBuilder b(body);
-    b.nodes_ = body.nodes_;
-    b.lists_ = body.lists_;
+  /// A builder holding every node of `body`, to annotate in place: the
+  /// body's own storage when nothing else holds it (it is left empty), else
+  /// a copy. `body` is reset either way.
+  static BodyBuilder take(std::shared_ptr<const Body>& body) {
+    BodyBuilder b;
+    if (body.use_count() == 1) {
+      // The only owner: nobody can see the body change. Bodies are made
+      // mutable (make_shared<Body>), so casting the const away is sound.
+      auto& owned = const_cast<Body&>(*body);
+      b.nodes_ = std::move(owned.nodes_);
+      b.lists_ = std::move(owned.lists_);
+      b.names_ = std::move(owned.names_);
+    } else {
+      b.nodes_ = body->nodes_;
+      b.lists_ = body->lists_;
+      b.names_ = body->names_;
+    }
+    body.reset();
     return b;
   }
 

@@ -2,7 +2,8 @@
 //
 // Nodes carry a byte offset into the text they were parsed from; the module
 // keeps the text, so an error can say `file:line:col` and underline the spot
-// long after parsing, in any pass.
+// long after parsing, in any pass. A file's text is mapped rather than read,
+// so what the parser is done with costs no memory.
 module;
 #include <algorithm>
 #include <cstdint>
@@ -12,6 +13,15 @@ module;
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include <cerrno>
+#include <mutex>
+#include <system_error>
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <fmt/format.h>
 export module passline.ir:source;
@@ -24,27 +34,79 @@ struct Position {
   std::size_t column = 1;
 };
 
-/// The text a module was parsed from, with its name for messages.
+/// The text a module was parsed from, with its name for messages. The text
+/// is either held in memory or, for a file, mapped from it: then a parser that
+/// is done with a stretch of text hands its pages back (`release`), and a
+/// diagnostic that shows a line later reads it from the file again.
 class Source {
  public:
-  Source(std::string name, std::string text) : name_(std::move(name)), text_(std::move(text)) {
-    line_starts_.push_back(0);
-    for (std::size_t i = 0; i < text_.size(); ++i) {
-      if (text_[i] == '\n') line_starts_.push_back(static_cast<std::uint32_t>(i + 1));
-    }
+  Source(std::string name, std::string text) : name_(std::move(name)), owned_(std::move(text)), text_(owned_) {}
+  Source(const Source&) = delete;
+  Source& operator=(const Source&) = delete;
+  ~Source() {
+    if (mapped_) ::munmap(const_cast<char*>(text_.data()), text_.size());
   }
+
+  /// The text of the file at `path`, mapped when it is a regular file and read
+  /// otherwise (a pipe, a terminal). Throws std::system_error when it cannot be read.
+  static std::shared_ptr<const Source> open(const std::string& path, std::string name) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw std::system_error(errno, std::generic_category(), fmt::format("cannot open '{}'", path));
+    struct stat info {};
+    std::shared_ptr<Source> source;
+    if (::fstat(fd, &info) == 0 && S_ISREG(info.st_mode) && info.st_size > 0) {
+      void* at = ::mmap(nullptr, static_cast<std::size_t>(info.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+      if (at != MAP_FAILED) {
+        ::madvise(at, static_cast<std::size_t>(info.st_size), MADV_SEQUENTIAL);
+        source = std::make_shared<Source>(std::move(name), std::string());
+        source->text_ = std::string_view(static_cast<const char*>(at), static_cast<std::size_t>(info.st_size));
+        source->mapped_ = true;
+      }
+    }
+    if (!source) {
+      std::string text;
+      char buffer[1 << 16];
+      for (;;) {
+        const ::ssize_t n = ::read(fd, buffer, sizeof buffer);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+          const int error = errno;
+          ::close(fd);
+          throw std::system_error(error, std::generic_category(), fmt::format("cannot read '{}'", path));
+        }
+        if (n == 0) break;
+        text.append(buffer, static_cast<std::size_t>(n));
+      }
+      source = std::make_shared<Source>(std::move(name), std::move(text));
+    }
+    ::close(fd);
+    return source;
+  }
+
   const std::string& name() const { return name_; }
   std::string_view text() const { return text_; }
 
+  /// Done with the text before `offset` for now: a mapped file's pages there
+  /// leave memory, to come back from the file if read again. Text held in
+  /// memory stays.
+  void release(std::size_t offset) const {
+    if (!mapped_) return;
+    static const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    const std::size_t end = std::min(offset, text_.size()) / page * page;
+    if (end > 0) ::madvise(const_cast<char*>(text_.data()), end, MADV_DONTNEED);
+  }
+
   Position position(std::uint32_t offset) const {
-    auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), offset);
-    const std::size_t line = static_cast<std::size_t>(it - line_starts_.begin());
-    return {line, offset - line_starts_[line - 1] + 1};
+    const std::vector<std::uint32_t>& starts = line_starts();
+    auto it = std::upper_bound(starts.begin(), starts.end(), offset);
+    const std::size_t line = static_cast<std::size_t>(it - starts.begin());
+    return {line, offset - starts[line - 1] + 1};
   }
   std::string_view line_text(std::size_t line) const {
-    const std::size_t start = line_starts_[line - 1];
-    const std::size_t end = line < line_starts_.size() ? line_starts_[line] - 1 : text_.size();
-    return std::string_view(text_).substr(start, end - start);
+    const std::vector<std::uint32_t>& starts = line_starts();
+    const std::size_t start = starts[line - 1];
+    const std::size_t end = line < starts.size() ? starts[line] - 1 : text_.size();
+    return text_.substr(start, end - start);
   }
 
   /// `file:line:col`.
@@ -65,9 +127,24 @@ class Source {
   }
 
  private:
+  /// Where each line starts, found the first time a position is asked for
+  /// (most runs never ask), from any thread.
+  const std::vector<std::uint32_t>& line_starts() const {
+    std::call_once(lines_once_, [this] {
+      line_starts_.push_back(0);
+      for (std::size_t i = 0; i < text_.size(); ++i) {
+        if (text_[i] == '\n') line_starts_.push_back(static_cast<std::uint32_t>(i + 1));
+      }
+    });
+    return line_starts_;
+  }
+
   std::string name_;
-  std::string text_;
-  std::vector<std::uint32_t> line_starts_;
+  std::string owned_;
+  std::string_view text_;
+  bool mapped_ = false;
+  mutable std::once_flag lines_once_;
+  mutable std::vector<std::uint32_t> line_starts_;
 };
 
 /// Malformed IR text or an ill-formed module. `what()` is the whole message

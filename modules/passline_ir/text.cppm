@@ -56,6 +56,7 @@ bool is_name_char(char c) {
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 constexpr std::size_t max_depth = 256;
+constexpr std::size_t release_every = std::size_t{1} << 20;
 
 class Parser {
  public:
@@ -66,7 +67,7 @@ class Parser {
   Module parse_module() {
     Module module;
     module.source = source_;
-    std::unordered_map<std::string_view, std::uint32_t> defined;
+    std::unordered_map<std::string, std::uint32_t> defined;
     while (token_ != Token::end) {
       Function fn = parse_function();
       if (auto [it, fresh] = defined.try_emplace(fn.name, fn.loc); !fresh) {
@@ -108,6 +109,10 @@ class Parser {
     const bool after_dot = token_ == Token::dot;
     skip_space();
     start_ = static_cast<std::uint32_t>(pos_);
+    if (start_ - released_ >= release_every) {  // the text behind is done with
+      source_->release(start_);
+      released_ = start_;
+    }
     if (pos_ >= text_.size()) {
       token_ = Token::end;
       return;
@@ -299,20 +304,37 @@ class Parser {
     return params;
   }
 
-  /// Scopes are keyed by the name as spelled in the source, which outlives
-  /// parsing (the builder's own copy of the names moves as it grows). Each
-  /// name maps to its innermost binder, and each binder remembers the one it
-  /// hides, so binding and unbinding allocate nothing.
+  /// The scope holds the innermost binder of each name in view: a set of
+  /// binders, hashed and compared by their names, so it costs four bytes a
+  /// binder and never reads the source text again. A binder that hides an
+  /// outer one of the same name remembers it, to put it back when its scope ends.
   void bind(ExprId var) {
-    auto [it, inserted] = scopes_.try_emplace(source_name(var), var);
-    if (hidden_.size() <= var) hidden_.resize(std::max<std::size_t>(var + 1, hidden_.size() * 2), no_expr);
-    hidden_[var] = inserted ? no_expr : it->second;
-    it->second = var;
+    if (auto it = scopes_.find(builder_.name(var)); it != scopes_.end()) {
+      hidden_.emplace(var, *it);
+      scopes_.erase(it);
+    }
+    scopes_.insert(var);
   }
-  void unbind(ExprId var) { scopes_.find(source_name(var))->second = hidden_[var]; }
-  std::string_view source_name(ExprId var) const {
-    return text_.substr(builder_[var].loc + 1, builder_[var].b);  // after the '%'
+  void unbind(ExprId var) {
+    scopes_.erase(var);
+    if (auto it = hidden_.find(var); it != hidden_.end()) {
+      scopes_.insert(it->second);
+      hidden_.erase(it);
+    }
   }
+  struct NameHash {
+    using is_transparent = void;
+    const BodyBuilder* names;
+    std::size_t operator()(std::string_view name) const { return std::hash<std::string_view>()(name); }
+    std::size_t operator()(ExprId var) const { return (*this)(names->name(var)); }
+  };
+  struct SameName {
+    using is_transparent = void;
+    const BodyBuilder* names;
+    std::string_view name(std::string_view name) const { return name; }
+    std::string_view name(ExprId var) const { return names->name(var); }
+    bool operator()(const auto& a, const auto& b) const { return name(a) == name(b); }
+  };
 
   // -- Expressions --------------------------------------------------------------
 
@@ -410,9 +432,9 @@ class Parser {
       case Token::local: {
         const std::string_view name = spelling().substr(1);
         auto it = scopes_.find(name);
-        if (it == scopes_.end() || it->second == no_expr) error(loc, fmt::format("unknown variable '%{}'", name));
+        if (it == scopes_.end()) error(loc, fmt::format("unknown variable '%{}'", name));
         advance();
-        return it->second;
+        return *it;
       }
       case Token::global: {
         const ExprId g = builder_.global(spelling().substr(1), types::unknown, loc);
@@ -517,8 +539,9 @@ class Parser {
   std::uint32_t start_ = 0;
   Token token_ = Token::end;
   BodyBuilder builder_;
-  boost::unordered_flat_map<std::string_view, ExprId> scopes_;  // name -> innermost binder, or no_expr
-  std::vector<ExprId> hidden_;                            // binder -> the binder of its name it hides
+  boost::unordered_flat_set<ExprId, NameHash, SameName> scopes_{0, NameHash{&builder_}, SameName{&builder_}};
+  boost::unordered_flat_map<ExprId, ExprId> hidden_;  // binder -> the binder of its name it hides
+  std::size_t released_ = 0;                         // where the source text was last handed back
 };
 
 /// Prints one function, naming each variable once.
@@ -706,6 +729,13 @@ export namespace passline::ir {
 Module parse(std::string text, std::string name = "<input>") {
   auto source = std::make_shared<const Source>(std::move(name), std::move(text));
   return detail::Parser(source).parse_module();
+}
+
+/// Parses the file at `path` (mapped, not read: see Source::open); `name` is
+/// the file name that error messages show. Throws std::system_error when the
+/// file cannot be read, and IRError at the first malformed spot.
+Module parse_file(const std::string& path, std::string name) {
+  return detail::Parser(Source::open(path, std::move(name))).parse_module();
 }
 
 /// One function in the text format.

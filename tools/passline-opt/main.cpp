@@ -45,16 +45,10 @@ struct Failure {
   std::string message;
 };
 
-std::string read_input(const std::string& path) {
-  if (path == "-") return std::string(std::istreambuf_iterator<char>(std::cin), {});
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) throw Failure{fmt::format("cannot open '{}': {}", path, std::strerror(errno))};
-  std::string text(static_cast<std::size_t>(in.tellg()), '\0');  // read in place: one copy of the text
-  in.seekg(0);
-  if (!in.read(text.data(), static_cast<std::streamsize>(text.size()))) {
-    throw Failure{fmt::format("cannot read '{}'", path)};
-  }
-  return text;
+/// The input module: from a file (mapped, see ir::Source::open) or stdin.
+passline::ir::Module read_input(const std::string& path) {
+  if (path == "-") return passline::ir::parse(std::string(std::istreambuf_iterator<char>(std::cin), {}), "<stdin>");
+  return passline::ir::parse_file(path, path);
 }
 
 /// Writes `module` to `path` whole, or leaves `path` as it was. The text goes
@@ -133,7 +127,7 @@ int run(const Options& options) {
     if (!d.snippet.empty()) fmt::print(stderr, "{}\n", d.snippet);
   });
 
-  passline::ir::Module module = passline::ir::parse(read_input(options.input), options.input == "-" ? "<stdin>" : options.input);
+  passline::ir::Module module = read_input(options.input);
   if (!options.no_verify) passline::ir::verify(module);
   auto scope = ctx.enter();
   module = pipeline(std::move(module), ctx);

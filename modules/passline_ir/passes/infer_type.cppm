@@ -9,6 +9,7 @@
 module;
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -33,8 +34,15 @@ class Inference {
             const std::unordered_map<std::string_view, std::size_t>& index, PassContext& ctx)
       : module_(module), signatures_(signatures), state_(state), index_(index), ctx_(ctx) {}
 
-  /// Types function `i` (and first the functions it calls); returns its new body.
-  void infer(std::size_t i, std::vector<std::shared_ptr<const Body>>& bodies) {
+  /// The types found for a function whose body does not have them yet.
+  struct Annotation {
+    std::vector<Type> types;
+    Type result;
+  };
+
+  /// Types function `i` (and first the functions it calls); records its types
+  /// when they differ from those its body carries.
+  void infer(std::size_t i, std::vector<std::optional<Annotation>>& annotations) {
     if (state_[i] != 0) return;
     state_[i] = 1;  // in progress: a call back here is recursion
     const Function& fn = module_.functions[i];
@@ -42,7 +50,7 @@ class Inference {
     for (std::size_t id = 0; id < body.size(); ++id) {
       if (body[static_cast<ExprId>(id)].kind != Kind::global) continue;
       auto callee = index_.find(body.name(static_cast<ExprId>(id)));
-      if (callee != index_.end()) infer(callee->second, bodies);
+      if (callee != index_.end()) infer(callee->second, annotations);
     }
     std::vector<Type> types(body.size());
     Type result = types::unknown;
@@ -62,11 +70,17 @@ class Inference {
     state_[i] = 2;
     bool same = result == body.result();
     for (std::size_t id = 0; same && id < body.size(); ++id) same = types[id] == body[static_cast<ExprId>(id)].type;
-    if (same) return;
-    BodyBuilder out = BodyBuilder::copy_of(body);
-    for (std::size_t id = 0; id < body.size(); ++id) out.set_type(static_cast<ExprId>(id), types[id]);
-    std::vector<ExprId> params(body.params().begin(), body.params().end());
-    bodies[i] = out.finish(params, body.root(), result);
+    if (!same) annotations[i] = Annotation{std::move(types), result};
+  }
+
+  /// `body` with `annotation`'s types written on it; in place when nothing
+  /// else holds the body.
+  static std::shared_ptr<const Body> annotate(std::shared_ptr<const Body> body, const Annotation& annotation) {
+    const std::vector<ExprId> params(body->params().begin(), body->params().end());
+    const ExprId root = body->root();
+    BodyBuilder out = BodyBuilder::take(body);
+    for (std::size_t id = 0; id < annotation.types.size(); ++id) out.set_type(static_cast<ExprId>(id), annotation.types[id]);
+    return out.finish(params, root, annotation.result);
   }
 
   std::size_t errors = 0;
@@ -292,14 +306,16 @@ struct InferType {
       }
     }
     std::vector<std::uint8_t> state(module.functions.size(), 0);
-    std::vector<std::shared_ptr<const Body>> bodies(module.functions.size());
+    std::vector<std::optional<detail::Inference::Annotation>> annotations(module.functions.size());
     detail::Inference inference(module, signatures, state, index, ctx);
-    for (std::size_t i = 0; i < module.functions.size(); ++i) inference.infer(i, bodies);
+    for (std::size_t i = 0; i < module.functions.size(); ++i) inference.infer(i, annotations);
     if (inference.errors > 0) {
       throw std::runtime_error(fmt::format("{} type error{}", inference.errors, inference.errors == 1 ? "" : "s"));
     }
     for (std::size_t i = 0; i < module.functions.size(); ++i) {
-      if (bodies[i]) module.functions[i].body = std::move(bodies[i]);
+      if (!annotations[i]) continue;
+      module.functions[i].body = detail::Inference::annotate(std::move(module.functions[i].body), *annotations[i]);
+      annotations[i].reset();
     }
     return module;
   }

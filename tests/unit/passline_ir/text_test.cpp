@@ -1,7 +1,11 @@
 // The text format: parse, print, and the fixed point of the two.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <string>
+#include <system_error>
 import passline.ir;
 
 namespace {
@@ -85,6 +89,61 @@ TEST(Text, ErrorsPointAtTheSpotWithACaret) {
   } catch (const ir::IRError& e) {
     EXPECT_EQ(std::string(e.what()), "bad.ir:2:11: error: unknown variable '%y'\n  add(%x, %y)\n          ^");
   }
+}
+
+/// A file in the test's temporary directory holding `text`.
+std::string write_file(const std::string& name, const std::string& text) {
+  const std::string path = (std::filesystem::temp_directory_path() / name).string();
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+
+/// A chain of `lets` lets, several megabytes of text: the parser hands
+/// pages of a mapped file back as it goes.
+std::string long_chain(int lets, const std::string& last) {
+  std::string text = "def @long(%v0: i64) -> i64 {\n";
+  for (int i = 1; i <= lets; ++i) text += "  let %v" + std::to_string(i) + " = add(%v" + std::to_string(i - 1) + ", 1);\n";
+  return text + "  " + last + "\n}\n";
+}
+
+TEST(Text, AFileParsesAsItsText) {
+  const std::string text = long_chain(150000, "%v150000");
+  const std::string path = write_file("passline_text_file.ir", text);
+  const ir::Module from_file = ir::parse_file(path, "long.ir");
+  EXPECT_TRUE(ir::structurally_equal(from_file, ir::parse(text)));
+  EXPECT_EQ(ir::print(from_file), text);
+  std::filesystem::remove(path);
+}
+
+TEST(Text, AnErrorInALargeFileShowsItsLine) {
+  // By the error, the text before it has left memory; the snippet reads it back.
+  const std::string path = write_file("passline_text_error.ir", long_chain(150000, "%v1 + %nope"));
+  try {
+    (void)ir::parse_file(path, "long.ir");
+    FAIL() << "parsed";
+  } catch (const ir::IRError& e) {
+    EXPECT_EQ(std::string(e.what()), "long.ir:150002:7: error: unexpected character '+'\n  %v1 + %nope\n      ^")
+        << e.what();
+  }
+  std::filesystem::remove(path);
+}
+
+TEST(Text, AMissingFileIsASystemError) {
+  try {
+    (void)ir::parse_file("/nonexistent/x.ir", "x.ir");
+    FAIL() << "parsed";
+  } catch (const std::system_error& e) {
+    EXPECT_EQ(std::string(e.what()), "cannot open '/nonexistent/x.ir': No such file or directory");
+  }
+}
+
+TEST(Text, InnerBindersHideOuterOnesOnlyInTheirScope) {
+  const ir::Module m = ir::parse(
+      "def @f(%x: i64) -> i64 { let %y = fn(%x: i64) -> i64 { mul(%x, 2) }; let %x = add(%x, 1); sub(%x, %y(%x)) }");
+  const std::string printed = ir::print(m);
+  EXPECT_NE(printed.find("mul(%x_1, 2)"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("let %x_2 = add(%x, 1);\n  sub(%x_2, %y(%x_2))"), std::string::npos) << printed;
+  EXPECT_TRUE(ir::structurally_equal(m, ir::parse(printed)));
 }
 
 }  // namespace
