@@ -9,6 +9,7 @@
 // The common case, a plain context and passes without requirements, costs a
 // comparison and a virtual call per pass: no copies of the IR, no bookkeeping.
 module;
+#include <optional>
 #include <cstddef>
 #include <exception>
 #include <memory>
@@ -114,6 +115,9 @@ struct PassNode {
   std::vector<std::pair<std::string, Value>> options = {};
   /// When set, the pass prints as this name (a pipeline registered by name).
   std::string registered_as = {};
+  /// The list of pipeline text: its passes stand at the top, as if run one by
+  /// one, so it is no pass of its own to instruments or in error paths.
+  bool transparent = false;
   /// How threaded dispatch runs this node: set by each node type to a step
   /// that calls its `run` directly.
   Step<IR> step = &threaded_step<IR, PassNode>;
@@ -158,6 +162,15 @@ class Execution {
     return run_with_hooks(info, place, std::move(ir), !is_pipeline, [&](IR input) { return call(std::move(input)); });
   }
 
+  /// The name a static pipeline's passes stand under: the name of the pass
+  /// that runs it (`O2`, as registered), else its own. Taken once: a pipeline
+  /// that one of its passes runs stands under its own name.
+  std::string_view enclosing_name(std::string_view own) {
+    const std::string_view name = running_.empty() ? own : running_;
+    running_ = {};
+    return name;
+  }
+
   /// Static pipelines report their name here so their passes stand under it.
   struct Enclosing {
     Enclosing(Execution& run, std::string_view name) : run_(run) { run_.path_.push_back(name); }
@@ -194,6 +207,12 @@ class Execution {
   /// Runs a leaf: directly when its type is known, else by its virtual `run`.
   template <class Node>
   inline IR call(const PassNode<IR>& node, IR ir) {
+    struct Running {  // the leaf that runs, for a static pipeline inside it to stand under
+      Running(std::string_view& at, std::string_view name) : slot(at), outer(at) { slot = name; }
+      ~Running() { slot = outer; }
+      std::string_view& slot;
+      std::string_view outer;
+    } running(running_, node.info.name);
     if constexpr (std::is_same_v<Node, PassNode<IR>>) {
       return node.run(std::move(ir), ctx_);
     } else {
@@ -203,6 +222,7 @@ class Execution {
 
   template <class Node = PassNode<IR>>
   inline IR run_admitted(const PassNode<IR>& node, IR ir, std::string_view required_by) {
+    if (node.transparent) return run_children(node, std::move(ir));
     const PassPlace place = next_place(required_by);
     if (!plain_ && !admitted_by_instruments(node.info, ir, place)) return ir;
     if (!node.info.required.empty()) ir = satisfy_requirements(node, std::move(ir));
@@ -215,7 +235,8 @@ class Execution {
   }
 
   inline IR run_children(const PassNode<IR>& node, IR ir) {
-    Enclosing enclosing(*this, node.info.name);
+    std::optional<Enclosing> enclosing;
+    if (!node.transparent) enclosing.emplace(*this, node.info.name);
     const PassSource<IR>* outer_source = source_;
     if (node.source) source_ = node.source;
     // Threaded dispatch: each pass's step jumps to the next pass from its own
@@ -343,7 +364,8 @@ class Execution {
     std::vector<std::string_view> names = path_;
     names.push_back(info.name);
     std::string path = join_names(names, "/");
-    return PassError(fmt::format(fmt::runtime("pass '{}' failed (in {}): {}"), info.name, path, what), std::string(info.name), path);
+    const std::string where = names.size() > 1 ? fmt::format(fmt::runtime(" (in {})"), path) : std::string();
+    return PassError(fmt::format(fmt::runtime("pass '{}' failed{}: {}"), info.name, where, what), std::string(info.name), path);
   }
 
   // -- Required passes --------------------------------------------------------
@@ -407,6 +429,7 @@ class Execution {
   const PassSource<IR>* source_ = nullptr;
   std::size_t sequence_ = 0;
   std::vector<std::string_view> path_;
+  std::string_view running_ = {};  // the runtime leaf being called
   std::vector<std::string_view> resolving_;
   std::size_t generation_ = 0;
   std::vector<std::pair<std::string, std::size_t>> ran_;

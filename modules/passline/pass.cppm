@@ -216,10 +216,12 @@ struct SequentialInfo {
 namespace detail {
 
 template <class IR>
-Pass<IR> make_sequential(std::vector<Pass<IR>> passes, const SequentialInfo& info, const PassSource<IR>* source) {
+Pass<IR> make_sequential(std::vector<Pass<IR>> passes, const SequentialInfo& info, const PassSource<IR>* source,
+                         bool transparent = false) {
   auto node = std::make_shared<PassNode<IR>>(
       std::make_unique<OwnedInfo>(PassInfo{.name = info.name, .opt_level = info.opt_level, .summary = info.summary}));
   node->pipeline = true;
+  node->transparent = transparent;
   node->sequence = true;
   node->source = source;
   for (Pass<IR>& pass : passes) {

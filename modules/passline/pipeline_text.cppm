@@ -37,7 +37,7 @@ class PipelineParser {
 
   Pass<IR> parse() {
     std::vector<Pass<IR>> passes = list();
-    if (at_end()) return registry_.sequential(std::move(passes));
+    if (at_end()) return make_sequential(std::move(passes), {}, &registry_, true);  // the top-level list
     if (peek() == ')') fail(pos_, 1, "unexpected ')' with no 'seq(' to close");
     fail(pos_, 1, fmt::format(fmt::runtime("expected ',' between passes, found '{}'"), peek()));
   }

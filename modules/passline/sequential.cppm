@@ -181,7 +181,7 @@ struct Sequential {
   template <class IR>
   IR run_reported(detail::Execution<IR>& run, const std::array<bool, Facts::size>& runs, IR ir,
                   PassContext& ctx) const {
-    typename detail::Execution<IR>::Enclosing enclosing(run, info.name);
+    typename detail::Execution<IR>::Enclosing enclosing(run, run.enclosing_name(info.name));
     auto marked = [&](std::size_t i) { return runs[i]; };
     auto call = [&]<class L, std::size_t I>(IR input) {
       return run.run_static(

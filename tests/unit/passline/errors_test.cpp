@@ -70,4 +70,21 @@ TEST(Errors, FailureInsideAStaticPipelineNamesItsPass) {
   }
 }
 
+TEST(Errors, AStaticPipelineRegisteredByNameStandsUnderThatName) {
+  passline::Registry<Trace> registry;
+  registry.add<Step<"A">>().add<passline::Sequential<Step<"A">, Boom>>("Strict");
+  for (const char* text : {"Strict", "A,seq(Strict)"}) {
+    const Pass<Trace> pipeline = passline::parse_pipeline(text, registry);
+    PassContext ctx;
+    try {
+      (void)pipeline(Trace{}, ctx);
+      FAIL() << text;
+    } catch (const PassError& error) {
+      // The list of the text is no pipeline of its own; a seq(...) is.
+      const std::string path = std::string(text) == "Strict" ? "Strict/Boom" : "Sequential/Strict/Boom";
+      EXPECT_EQ(error.path(), path) << text;
+    }
+  }
+}
+
 }  // namespace

@@ -77,7 +77,7 @@ TEST(Parallel, FirstFailingFunctionIsTheOneReported) {
       (void)fail(program(200), ctx);
       FAIL();
     } catch (const passline::PassError& error) {
-      EXPECT_STREQ(error.what(), "pass 'Fail' failed (in Fail): failed on f11");
+      EXPECT_STREQ(error.what(), "pass 'Fail' failed: failed on f11");
     }
   }
 }
