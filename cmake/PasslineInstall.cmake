@@ -1,13 +1,21 @@
-# Installs the library with its module interface sources and a CMake package, so
-# that another project can `find_package(passline)` and `import passline;`.
+# Installs the library, the reference IR with its passes and pipelines, and
+# passline-opt, with the module interface sources and a CMake package, so that
+# another project can `find_package(passline)` and `import passline;` (target
+# passline::passline), `import passline.ir;` (passline::ir), `import
+# passline.ir.passes;` (passline::ir_passes) or `import passline.pipelines;`
+# (passline::pipelines).
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 set(PASSLINE_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/passline)
 
-install(TARGETS passline EXPORT passlineTargets
+set_target_properties(passline_ir PROPERTIES EXPORT_NAME ir)
+set_target_properties(passline_ir_passes PROPERTIES EXPORT_NAME ir_passes)
+set_target_properties(passline_pipelines PROPERTIES EXPORT_NAME pipelines)
+install(TARGETS passline passline_ir passline_ir_passes passline_pipelines EXPORT passlineTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   FILE_SET CXX_MODULES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/passline)
+install(TARGETS passline-opt RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(EXPORT passlineTargets
   NAMESPACE passline::
   DESTINATION ${PASSLINE_CMAKE_DIR}

@@ -18,3 +18,5 @@ step(${CMAKE_COMMAND} -S ${CONSUMER_DIR} -B ${WORK_DIR}/build -G Ninja
   -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix)
 step(${CMAKE_COMMAND} --build ${WORK_DIR}/build)
 step(${WORK_DIR}/build/consumer)
+step(${WORK_DIR}/build/ir_consumer)
+step(${WORK_DIR}/prefix/bin/passline-opt --list-passes)
