@@ -683,10 +683,11 @@ class Printer {
     }
   }
 
-  /// What a call or a projection applies to; a block-shaped one in parentheses.
+  /// What a call or a projection applies to; a block-shaped one in
+  /// parentheses (a `let` brings its own).
   void applied(ExprId id, std::size_t depth, std::string& out) {
     const Kind kind = body_[id].kind;
-    const bool wrap = kind == Kind::fn || kind == Kind::if_ || kind == Kind::let;
+    const bool wrap = kind == Kind::fn || kind == Kind::if_;
     if (wrap) out += '(';
     expr(id, depth, out);
     if (wrap) out += ')';

@@ -106,6 +106,26 @@ std::string long_chain(int lets, const std::string& last) {
   return text + "  " + last + "\n}\n";
 }
 
+TEST(Text, ALetThatACallOrProjectionAppliesToHasOneSetOfParentheses) {
+  const std::string text =
+      "def @f(%x: i64) -> i64 {\n"
+      "  (\n"
+      "    let %g = fn(%y: i64) -> i64 {\n"
+      "      %y\n"
+      "    };\n"
+      "    %g\n"
+      "  )(%x)\n"
+      "}\n"
+      "\n"
+      "def @t(%x: i64) -> i64 {\n"
+      "  (\n"
+      "    let %p = (%x, 1);\n"
+      "    %p\n"
+      "  ).0\n"
+      "}\n";
+  EXPECT_EQ(ir::print(ir::parse(text)), text);
+}
+
 TEST(Text, AFileParsesAsItsText) {
   const std::string text = long_chain(150000, "%v150000");
   const std::string path = write_file("passline_text_file.ir", text);
