@@ -49,9 +49,21 @@ IR run_on_functions(const FunctionCall& pass, IR ir, PassContext& ctx) {
   using Function = FunctionOf<IR>;
   const std::size_t count = Traits::function_count(ir);
   std::vector<std::optional<Function>> results(count);
+  // Every function a pass will transform is taken out first, whatever the
+  // number of threads, so that each pass sees the same module; a function
+  // nothing else holds can then be transformed in place.
+  std::vector<std::optional<Function>> inputs(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    if (Traits::skips_optimization(Traits::function(ir, i))) continue;
+    if constexpr (TakesFunctions<IR>) {
+      inputs[i].emplace(Traits::take_function(ir, i));
+    } else {
+      inputs[i].emplace(Traits::function(ir, i));
+    }
+  }
   auto visit = [&](std::size_t i) {
-    const Function& fn = Traits::function(ir, i);
-    if (!Traits::skips_optimization(fn)) results[i].emplace(pass(Function(fn), std::as_const(ir), ctx));
+    if (inputs[i]) results[i].emplace(pass(std::move(*inputs[i]), std::as_const(ir), ctx));
+    inputs[i].reset();
   };
   const std::size_t threads = count < 2 ? 1 : function_threads(ctx);
   if (threads == 1) {

@@ -23,6 +23,11 @@ export namespace passline {
 ///   static const Function& function(const IR&, std::size_t index);
 ///   static void replace_function(IR&, std::size_t index, Function);
 ///   static bool skips_optimization(const Function&);
+///   static Function take_function(IR&, std::size_t index);  // optional: see below
+/// `take_function` moves a function out for a function pass, leaving in the
+/// IR what the passes of other functions may read of it (its name and
+/// attributes, say) but not its body, so that a pass holding the only
+/// reference may transform the body in place. Without it, passes get copies.
 /// Identity (required passes stay satisfied while it holds; without it, or
 /// `operator==`, every pass counts as a change):
 ///   static bool identical(const IR& before, const IR& after);  // cheap, e.g. a pointer compare
@@ -42,6 +47,12 @@ concept HasFunctions =
       IRTraits<IR>::replace_function(ir, i, std::move(fn));
       { IRTraits<IR>::skips_optimization(std::as_const(fn)) } -> std::convertible_to<bool>;
     };
+
+/// An IR whose functions can be moved out for function passes.
+template <class IR>
+concept TakesFunctions = HasFunctions<IR> && requires(IR& ir, std::size_t i) {
+  { IRTraits<IR>::take_function(ir, i) } -> std::convertible_to<typename IRTraits<IR>::Function>;
+};
 
 /// The function type of an IR with functions.
 template <HasFunctions IR>

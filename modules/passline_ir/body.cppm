@@ -15,6 +15,10 @@ module;
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
+
+#include <sys/mman.h>
+#include <unistd.h>
 #include <utility>
 #include <vector>
 export module passline.ir:body;
@@ -82,6 +86,20 @@ struct Node {
 static_assert(sizeof(Node) == 24);
 
 class BodyBuilder;
+
+namespace detail {
+/// What a builder that writes over the body it rewrites knows of that body.
+struct Overlay {
+  static constexpr std::uint8_t kind_bits = 0x0f, done = 0x10, shared = 0x20;
+  std::size_t input_size = 0;
+  std::size_t written = 0;
+  /// Per input node: its kind, whether the rewrite is done reading it, and
+  /// whether it is a leaf with several users (never done: it is read again).
+  std::vector<std::uint8_t> state;
+  /// Input nodes written over before the rewrite was done with them.
+  std::unordered_map<ExprId, Node> displaced;
+};
+}  // namespace detail
 
 /// The body of a function: its parameters, result type, and expression.
 class Body {
@@ -225,12 +243,42 @@ class BodyBuilder {
   /// Room for `nodes` nodes. Pages of a large reservation that are never
   /// written take no memory, so reserving generously avoids the copies (and
   /// the peak of old and new together) of growing.
-  void reserve(std::size_t nodes) { nodes_.reserve(nodes); }
+  void reserve(std::size_t nodes) {
+    if (!overlay_) nodes_.reserve(nodes);
+  }
+
+  /// A builder that writes its nodes over those of `body`, from the first:
+  /// how a rewrite transforms a body that nothing else holds without a second
+  /// copy. The body keeps its lists, root and parameters, for the rewrite to
+  /// read, but gives up its nodes and names. `state` is each node's kind and
+  /// whether it is shared (detail::Overlay). `input(id)` is input node `id`
+  /// until the rewrite is done with it (`done_with`); a node written over
+  /// before that is kept aside.
+  static BodyBuilder over(Body& body, std::vector<std::uint8_t> state) {
+    BodyBuilder b;
+    b.nodes_ = std::move(body.nodes_);
+    b.names_ = std::move(body.names_);
+    b.overlay_ = std::make_unique<detail::Overlay>();
+    b.overlay_->input_size = b.nodes_.size();
+    b.overlay_->state = std::move(state);
+    return b;
+  }
+  /// Node `id` of the body this builder writes over.
+  Node input(ExprId id) const { return id >= overlay_->written ? nodes_[id] : overlay_->displaced.at(id); }
+  Kind input_kind(ExprId id) const { return static_cast<Kind>(overlay_->state[id] & detail::Overlay::kind_bits); }
+  /// The rewrite reads input node `id` no more (unless it is a shared leaf).
+  void done_with(ExprId id) {
+    std::uint8_t& state = overlay_->state[id];
+    if (state & detail::Overlay::shared) return;
+    state |= detail::Overlay::done;
+    if (id < overlay_->written) overlay_->displaced.erase(id);
+  }
+  bool overlaid() const { return overlay_ != nullptr; }
 
   /// Sets a node's type after the fact (type inference annotates as it goes).
   void set_type(ExprId id, Type type) { nodes_[id].type = type; }
   const Node& operator[](ExprId id) const { return nodes_[id]; }
-  std::size_t size() const { return nodes_.size(); }
+  std::size_t size() const { return overlay_ ? overlay_->written : nodes_.size(); }
   std::string_view name(ExprId id) const { return name_of(nodes_[id]); }
   /// The name of a var or global node made here or in the body this builder started from.
   std::string_view name_of(const Node& n) const { return std::string_view(names_).substr(n.a, n.b); }
@@ -241,21 +289,55 @@ class BodyBuilder {
 
   std::shared_ptr<const Body> finish(std::span<const ExprId> params, ExprId root, Type result) {
     auto body = std::make_shared<Body>();
-    auto [start, count] = add_list(params);
-    body->nodes_ = std::move(nodes_);
-    body->lists_ = std::move(lists_);
-    body->names_ = std::move(names_);
-    body->params_start_ = start;
-    body->params_count_ = count;
-    body->root_ = root;
-    body->result_ = result;
+    finish_into(*body, params, root, result);
     return body;
+  }
+  /// Puts the nodes built into `body` (which nothing else holds), in place of
+  /// what it had: a rewrite in place that changed nothing keeps its body,
+  /// and with it the fingerprint already computed.
+  void finish_into(Body& body, std::span<const ExprId> params, ExprId root, Type result) {
+    if (overlay_) {
+      nodes_.resize(overlay_->written);
+      overlay_.reset();
+      release_unused(nodes_);
+    }
+    auto [start, count] = add_list(params);
+    body.nodes_ = std::move(nodes_);
+    body.lists_ = std::move(lists_);
+    body.names_ = std::move(names_);
+    body.params_start_ = start;
+    body.params_count_ = count;
+    body.root_ = root;
+    body.result_ = result;
   }
 
  private:
+  /// Hands back to the system the whole pages of `v`'s capacity past its
+  /// size: after a rewrite in place, what is left of the longer input. They
+  /// are never read, and come back zeroed should the vector grow into them.
+  template <class T>
+  static void release_unused(std::vector<T>& v) {
+    static const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+    const auto begin = (reinterpret_cast<std::uintptr_t>(v.data() + v.size()) + page - 1) / page * page;
+    const auto end = reinterpret_cast<std::uintptr_t>(v.data() + v.capacity()) / page * page;
+    if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
+  }
+
   ExprId add(const Node& n) {
+    if (overlay_) [[unlikely]] return add_over(n);
     nodes_.push_back(n);
     return static_cast<ExprId>(nodes_.size() - 1);
+  }
+  ExprId add_over(const Node& n) {
+    detail::Overlay& o = *overlay_;
+    const std::size_t at = o.written++;
+    if (at < nodes_.size()) {
+      if (at < o.input_size && !(o.state[at] & detail::Overlay::done)) o.displaced.emplace(static_cast<ExprId>(at), nodes_[at]);
+      nodes_[at] = n;
+    } else {
+      nodes_.push_back(n);
+    }
+    return static_cast<ExprId>(at);
   }
   std::pair<std::uint32_t, std::uint32_t> add_list(std::span<const ExprId> items) {
     const auto start = static_cast<std::uint32_t>(lists_.size());
@@ -271,6 +353,7 @@ class BodyBuilder {
   std::vector<Node> nodes_;
   std::vector<ExprId> lists_;
   std::string names_;
+  std::unique_ptr<detail::Overlay> overlay_;
 };
 
 }  // namespace passline::ir

@@ -22,11 +22,11 @@ import :source;
 
 export namespace passline::ir {
 
-/// The operands of a node of `body` (a Body or a BodyBuilder), in order,
-/// list elements included.
-template <class Nodes, class F>
-void for_each_child(const Nodes& body, ExprId id, F&& f) {
-  const Node& n = body[id];
+/// The operands of node `n`, in order, list elements included; `lists` (a
+/// Body, a BodyBuilder) holds its list.
+template <class Lists, class F>
+void for_each_operand(const Node& n, const Lists& lists, F&& f) {
+  const auto& body = lists;
   switch (n.kind) {
     case Kind::var:
     case Kind::int_const:
@@ -57,6 +57,13 @@ void for_each_child(const Nodes& body, ExprId id, F&& f) {
       f(n.c);
       return;
   }
+}
+
+/// The operands of node `id` of `body` (a Body or a BodyBuilder), in order,
+/// list elements included.
+template <class Nodes, class F>
+void for_each_child(const Nodes& body, ExprId id, F&& f) {
+  for_each_operand(body[id], body, std::forward<F>(f));
 }
 
 struct Function {

@@ -25,6 +25,12 @@ struct passline::IRTraits<passline::ir::Module> {
   static const Function& function(const ir::Module& m, std::size_t i) { return m.functions[i]; }
   static void replace_function(ir::Module& m, std::size_t i, Function fn) { m.functions[i] = std::move(fn); }
   static bool skips_optimization(const Function& fn) { return fn.skip_optimization; }
+  /// The function with its body; the module keeps its name and attributes.
+  static Function take_function(ir::Module& m, std::size_t i) {
+    Function fn = m.functions[i];
+    fn.body = std::move(m.functions[i].body);
+    return fn;
+  }
   static bool identical(const ir::Module& a, const ir::Module& b) { return ir::identical(a, b); }
   static std::string print(const ir::Module& m) { return ir::print(m); }
   static std::uint64_t fingerprint(const ir::Module& m) { return ir::fingerprint(m); }

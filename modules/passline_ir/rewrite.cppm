@@ -11,6 +11,7 @@
 module;
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 export module passline.ir:rewrite;
 import :types;
@@ -62,15 +63,70 @@ class Rewrite {
   }
 };
 
-/// Runs `rewrite` over `body`; the same body when nothing changed.
-std::shared_ptr<const Body> rewrite(const std::shared_ptr<const Body>& body_ptr, Rewrite& rewrite) {
-  const Body& body = *body_ptr;
-  BodyBuilder out(body);
-  out.reserve(body.size() + body.size() / 2);
-  std::vector<ExprId> map(body.size(), no_expr);
-  std::vector<std::uint8_t> replaced(body.size(), 0);
+namespace detail {
+
+/// The input of a rewrite: a body read as it is, or, when nothing else holds
+/// it, one the output is written over (BodyBuilder::over).
+class RewriteInput {
+ public:
+  RewriteInput(const Body& body, BodyBuilder& out) : body_(body), out_(out), overlaid_(out.overlaid()) {}
+  Node operator[](ExprId id) const { return overlaid_ ? out_.input(id) : body_[id]; }
+  Kind kind(ExprId id) const { return overlaid_ ? out_.input_kind(id) : body_[id].kind; }
+  std::span<const ExprId> list(std::uint32_t start, std::uint32_t count) const { return body_.list(start, count); }
+  void done_with(ExprId id) {
+    if (overlaid_) out_.done_with(id);
+  }
+
+ private:
+  const Body& body_;
+  BodyBuilder& out_;
+  bool overlaid_;
+};
+
+}  // namespace detail
+
+namespace detail {
+
+/// Each node's kind, and whether it is a leaf with several users (the walk
+/// reaches it more than once), for BodyBuilder::over.
+inline std::vector<std::uint8_t> overlay_state(const Body& body) {
+  constexpr std::uint8_t seen = 0x80;
+  std::vector<std::uint8_t> state(body.size());
+  auto use = [&](ExprId c) {
+    if (body[c].kind == Kind::var || !is_leaf(body[c].kind)) return;
+    state[c] |= (state[c] & seen) ? Overlay::shared : seen;
+  };
+  for (ExprId id = 0; id < body.size(); ++id) for_each_child(body, id, use);
+  use(body.root());
+  for (ExprId id = 0; id < body.size(); ++id) {
+    state[id] = static_cast<std::uint8_t>((state[id] & Overlay::shared) | static_cast<std::uint8_t>(body[id].kind));
+  }
+  return state;
+}
+
+}  // namespace detail
+
+/// Runs `rewrite` over `body`; the same body when nothing changed. A body
+/// that nothing else holds is rewritten in place: the output is written over
+/// the input as the walk leaves it behind, so a pass costs no second copy.
+std::shared_ptr<const Body> rewrite(std::shared_ptr<const Body> body_ptr, Rewrite& rewrite) {
+  const bool in_place = body_ptr.use_count() == 1;
+  // The only owner: nobody else can see the body change. Bodies are made
+  // mutable (make_shared<Body>), so casting the const away is sound.
+  Body& body = const_cast<Body&>(*body_ptr);
+  const std::size_t size = body.size();
+  const ExprId root = body.root();
+  const Type result = body.result();
+  BodyBuilder out = in_place ? BodyBuilder::over(body, detail::overlay_state(body)) : BodyBuilder(body);
+  out.reserve(size + size / 2);
+  detail::RewriteInput in(body, out);
+  std::vector<ExprId> map(size, no_expr);
+  std::vector<std::uint8_t> replaced(size, 0);
   auto copy_var = [&](ExprId var) {
-    if (map[var] == no_expr) map[var] = out.copy(body[var]);
+    if (map[var] == no_expr) {
+      map[var] = out.copy(in[var]);
+      in.done_with(var);
+    }
     return map[var];
   };
   std::vector<ExprId> params;
@@ -80,7 +136,8 @@ std::shared_ptr<const Body> rewrite(const std::shared_ptr<const Body>& body_ptr,
     ExprId id;
     std::uint8_t phase;
   };
-  std::vector<Frame> stack{{body.root(), 0}};
+  std::vector<Frame> stack{{root, 0}};
+  stack.reserve(size + 1);  // a frame per node at most: never grows (address space only)
   std::vector<ExprId> list;
   std::vector<ExprId> children;  // reused: no allocation per node
   const bool was_changed = rewrite.changed;
@@ -89,9 +146,10 @@ std::shared_ptr<const Body> rewrite(const std::shared_ptr<const Body>& body_ptr,
     const Frame frame = stack.back();
     stack.pop_back();
     const ExprId id = frame.id;
-    const Node& n = body[id];
+    if (in.kind(id) == Kind::var) continue;  // binders are mapped where they are bound
+    const Node n = in[id];
     switch (n.kind) {
-      case Kind::var: continue;  // binders are mapped where they are bound
+      case Kind::var: continue;
       case Kind::let:
         if (frame.phase == 0) {
           if (rewrite.drop(id)) {
@@ -104,11 +162,13 @@ std::shared_ptr<const Body> rewrite(const std::shared_ptr<const Body>& body_ptr,
           stack.push_back({n.b, 0});
         } else if (frame.phase == 3) {
           map[id] = map[n.c];  // dropped: the body stands for the let
+          in.done_with(id);
         } else if (frame.phase == 1) {
           const ExprId replacement = rewrite.bind(out, n.a, map[n.b]);
           if (replacement != no_expr) {
             map[n.a] = replacement;
             replaced[n.a] = 1;
+            in.done_with(n.a);
             rewrite.changed = true;
           } else {
             rewrite.bound(n.a, copy_var(n.a), map[n.b]);
@@ -117,10 +177,12 @@ std::shared_ptr<const Body> rewrite(const std::shared_ptr<const Body>& body_ptr,
           stack.push_back({n.c, 0});
         } else if (rewrite.unbind(n.a), replaced[n.a]) {
           map[id] = map[n.c];  // the variable was replaced: the let goes
+          in.done_with(id);
         } else {
           Node copy = n;
           copy.a = map[n.a], copy.b = map[n.b], copy.c = map[n.c];
           list.clear();
+          in.done_with(id);
           map[id] = rewrite.node(out, id, copy, list);
         }
         continue;
@@ -145,12 +207,13 @@ std::shared_ptr<const Body> rewrite(const std::shared_ptr<const Body>& body_ptr,
         }
         if (frame.phase >= 3) {
           map[id] = map[frame.phase == 3 ? n.b : n.c];  // only the branch taken stands
+          in.done_with(id);
           continue;
         }
         break;
       case Kind::fn:
         if (frame.phase == 0) {
-          for (ExprId p : body.fn_params(id)) copy_var(p);
+          for (ExprId p : in.list(n.a, n.b)) copy_var(p);
           stack.push_back({id, 1});
           stack.push_back({n.c, 0});
           continue;
@@ -160,9 +223,9 @@ std::shared_ptr<const Body> rewrite(const std::shared_ptr<const Body>& body_ptr,
         if (frame.phase == 0) {
           stack.push_back({id, 1});
           children.clear();
-          for_each_child(body, id, [&](ExprId c) { children.push_back(c); });
+          for_each_operand(n, in, [&](ExprId c) { children.push_back(c); });
           for (auto it = children.rbegin(); it != children.rend(); ++it) {
-            if (body[*it].kind != Kind::var) stack.push_back({*it, 0});
+            if (in.kind(*it) != Kind::var) stack.push_back({*it, 0});
           }
           continue;
         }
@@ -179,25 +242,28 @@ std::shared_ptr<const Body> rewrite(const std::shared_ptr<const Body>& body_ptr,
         break;
       case Kind::call:
         copy.a = map[n.a];
-        for (ExprId arg : body.args(id)) list.push_back(map[arg]);
+        for (ExprId arg : in.list(n.b, n.c)) list.push_back(map[arg]);
         break;
       case Kind::if_: copy.a = map[n.a], copy.b = map[n.b], copy.c = map[n.c]; break;
       case Kind::tuple:
-        for (ExprId e : body.elements(id)) list.push_back(map[e]);
+        for (ExprId e : in.list(n.b, n.c)) list.push_back(map[e]);
         break;
       case Kind::proj: copy.a = map[n.a]; break;
       case Kind::fn:
-        for (ExprId p : body.fn_params(id)) list.push_back(map[p]);
+        for (ExprId p : in.list(n.a, n.b)) list.push_back(map[p]);
         copy.c = map[n.c];
         break;
       default: break;
     }
+    in.done_with(id);
     map[id] = rewrite.node(out, id, copy, list);
   }
   const bool changed = rewrite.changed;
   rewrite.changed = was_changed || changed;
-  if (!changed) return body_ptr;
-  return out.finish(params, map[body.root()], body.result());
+  if (!in_place) return changed ? out.finish(params, map[root], result) : body_ptr;
+  if (changed) return out.finish(params, map[root], result);
+  out.finish_into(body, params, map[root], result);  // the same body, its fingerprint still good
+  return body_ptr;
 }
 
 }  // namespace passline::ir

@@ -4,7 +4,9 @@
 // `@main` of each generated program on a few inputs before and after each
 // pass (and each standard pipeline, and random pipelines of several passes);
 // the results must be the same, traps included. The output must also verify,
-// and evaluate the same once printed and parsed again. The run is seeded: set
+// and evaluate the same once printed and parsed again. Half the runs hand the
+// pipeline a module of its own, rewritten in place; the others a shared one,
+// which must be left as it was. The run is seeded: set
 // PASSLINE_PROPERTY_SEED to replay one, PASSLINE_PROPERTY_COUNT to change how
 // many programs run.
 #include <gtest/gtest.h>
@@ -231,17 +233,22 @@ TEST(Property, EveryPassAndPipelineKeepsWhatProgramsCompute) {
       FAIL() << "the generator wrote a bad program: " << e.what() << "\n" << where;
     }
     const std::string expected = results(module);
+    const std::string input_text = ir::print(module);
     // Each pipeline alone, then a random sequence of five passes.
     std::vector<std::string> runs = pipelines;
     std::string random;
     for (int k = 0; k < 5; ++k) random += (k ? "," : "") + passes[pick() % passes.size()];
     runs.push_back(random);
-    for (const std::string& pipeline_text : runs) {
+    for (std::size_t r = 0; r < runs.size(); ++r) {
+      const std::string& pipeline_text = runs[r];
       passline::PassContext ctx;
       ctx.opt_level = 3;
       ir::Module out;
+      // Every other run gets a module of its own, which passes rewrite in
+      // place; the others share `module`, which must come out as it went in.
+      const bool owned = (i + r) % 2 == 0;
       try {
-        out = passline::parse_pipeline(pipeline_text, registry)(module, ctx);
+        out = passline::parse_pipeline(pipeline_text, registry)(owned ? ir::parse(text, "random.ir") : module, ctx);
         ir::verify(out);
       } catch (const std::exception& e) {
         FAIL() << "'" << pipeline_text << "' failed: " << e.what() << "\n" << where;
@@ -252,6 +259,7 @@ TEST(Property, EveryPassAndPipelineKeepsWhatProgramsCompute) {
           << "the output of '" << pipeline_text << "' reads back differently\n" << where << "output\n" << printed;
       ++checked;
     }
+    ASSERT_EQ(ir::print(module), input_text) << "a pipeline changed the module it was given a copy of\n" << where;
   }
   RecordProperty("seed", std::to_string(seed));
   std::printf("checked %llu programs x pipelines (seed %llu)\n", static_cast<unsigned long long>(checked),

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <malloc.h>
 #include <exception>
 #include <filesystem>
 #include <fstream>
@@ -139,6 +140,12 @@ int run(const Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
+#ifdef __GLIBC__
+  // Large buffers (a pass's tables, a body's nodes) come from and go back to
+  // the system as they are freed, instead of staying in the heap for good:
+  // the next pass needs its memory only while it runs.
+  mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+#endif
   CLI::App app("passline-opt: runs a pipeline of passes over reference IR.\n\n"
                "Examples:\n"
                "  passline-opt examples/ir/arith.ir -O2\n"

@@ -13,8 +13,9 @@ module;
 #include <cstdint>
 #include <span>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
+
+#include <boost/unordered/unordered_flat_set.hpp>
 export module passline.ir.passes:cse;
 import passline;
 import passline.ir;
@@ -25,30 +26,20 @@ class CommonSubexpr final : public Rewrite {
  public:
   ExprId node(BodyBuilder& out, ExprId, const Node& n, std::vector<ExprId>& list) override {
     if (n.kind == Kind::let || n.kind == Kind::fn || n.kind == Kind::var) return list_node(out, n, list);
-    const std::uint64_t h = hash(out, n, list);
-    ExprId number = no_expr;
-    const auto first = numbered_.find(h);
-    for (ExprId candidate = first == numbered_.end() ? no_expr : first->second; candidate != no_expr && number == no_expr;
-         candidate = next_[candidate]) {
-      if (same(out, candidate, n, list)) number = candidate;
-    }
-    if (number != no_expr) {
-      if (auto held = in_scope_.find(number); held != in_scope_.end()) {
-        changed = true;
-        return held->second;
-      }
+    out_ = &out;
+    const auto first = values_.find(Probe{n, list});
+    const ExprId number = first == values_.end() ? no_expr : *first;
+    if (number != no_expr && holder_[number] != no_expr) {
+      changed = true;
+      return holder_[number];
     }
     const ExprId id = list_node(out, n, list);
     if (number_.size() <= id) {
       number_.resize(std::max<std::size_t>(id + 1, number_.size() * 2), no_expr);
-      next_.resize(number_.size(), no_expr);
+      holder_.resize(number_.size(), no_expr);
     }
-    if (number == no_expr) {  // a new value: first in its hash's chain
-      number = id;
-      auto [slot, inserted] = numbered_.try_emplace(h, id);
-      if (!inserted) next_[id] = std::exchange(slot->second, id);
-    }
-    number_[id] = number;
+    number_[id] = number == no_expr ? id : number;
+    if (number == no_expr) values_.insert(id);  // a new value, numbered by its first node
     return id;
   }
 
@@ -59,14 +50,15 @@ class CommonSubexpr final : public Rewrite {
   void bound(ExprId old_var, ExprId new_var, ExprId value) override {
     // The variable stands for the value's number, while it is in scope.
     const ExprId number = number_of(value);
-    if (in_scope_.contains(number)) return;
-    in_scope_.emplace(number, new_var);
+    if (holder_.size() <= number) holder_.resize(std::max<std::size_t>(number + 1, holder_.size() * 2), no_expr);
+    if (holder_[number] != no_expr) return;
+    holder_[number] = new_var;
     scopes_.push_back({old_var, number});
   }
 
   void unbind(ExprId old_var) override {
     if (!scopes_.empty() && scopes_.back().var == old_var) {
-      in_scope_.erase(scopes_.back().number);
+      holder_[scopes_.back().number] = no_expr;
       scopes_.pop_back();
     }
   }
@@ -76,6 +68,31 @@ class CommonSubexpr final : public Rewrite {
   ExprId number_of(ExprId id) const { return id < number_.size() && number_[id] != no_expr ? number_[id] : id; }
 
   static bool has_list(Kind k) { return k == Kind::call || k == Kind::tuple; }
+
+  /// An expression looked up among the values: a node and its list.
+  struct Probe {
+    const Node& node;
+    std::span<const ExprId> list;
+  };
+  /// Values hash and compare by what they compute, so the set holds one node
+  /// per value, four bytes each.
+  struct ValueHash {
+    using is_transparent = void;
+    const CommonSubexpr* cse;
+    std::size_t operator()(const Probe& p) const { return cse->hash(*cse->out_, p.node, p.list); }
+    std::size_t operator()(ExprId id) const { return (*this)(cse->probe(id)); }
+  };
+  struct SameValue {
+    using is_transparent = void;
+    const CommonSubexpr* cse;
+    bool operator()(ExprId a, ExprId b) const { return a == b; }  // the set holds distinct values
+    bool operator()(const Probe& p, ExprId id) const { return cse->same(*cse->out_, id, p.node, p.list); }
+    bool operator()(ExprId id, const Probe& p) const { return (*this)(p, id); }
+  };
+  Probe probe(ExprId id) const {
+    const Node& n = (*out_)[id];
+    return {n, has_list(n.kind) ? out_->list(n.b, n.c) : std::span<const ExprId>()};
+  }
 
   std::uint64_t hash(const BodyBuilder& out, const Node& n, std::span<const ExprId> list) const {
     std::uint64_t h = mix(static_cast<std::uint64_t>(n.kind) << 8 | static_cast<std::uint64_t>(n.op), n.type.id);
@@ -126,10 +143,10 @@ class CommonSubexpr final : public Rewrite {
     ExprId var;
     ExprId number;
   };
-  std::unordered_map<std::uint64_t, ExprId> numbered_;       // hash -> latest value with that hash
-  std::vector<ExprId> next_;                                    // value -> the previous one with its hash
-  std::vector<ExprId> number_;                                  // node -> first node of its value
-  std::unordered_map<ExprId, ExprId> in_scope_;                   // value number -> variable holding it
+  const BodyBuilder* out_ = nullptr;
+  boost::unordered_flat_set<ExprId, ValueHash, SameValue> values_{0, ValueHash{this}, SameValue{this}};
+  std::vector<ExprId> number_;  // node -> first node of its value
+  std::vector<ExprId> holder_;  // value number -> the variable in scope holding it, or no_expr
   std::vector<Scope> scopes_;
 };
 
@@ -148,7 +165,7 @@ struct EliminateCommonSubexpr {
 
   Function operator()(Function fn, const Module&, PassContext&) const {
     detail::CommonSubexpr cse;
-    fn.body = rewrite(fn.body, cse);
+    fn.body = rewrite(std::move(fn.body), cse);
     return fn;
   }
 };

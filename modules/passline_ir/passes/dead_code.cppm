@@ -20,11 +20,20 @@ namespace passline::ir::detail {
 
 class DeadCode final : public Rewrite {
  public:
+  /// Decides every `let` before the rewrite starts, so the rewrite never
+  /// reads the input body (and may write over it).
   DeadCode(const Body& body, std::vector<std::uint8_t> effect) : body_(body), effect_(std::move(effect)) {
     mark_used();
+    dead_.assign(body.size(), 0);
+    for (ExprId id = 0; id < body.size(); ++id) {
+      const Node& n = body[id];
+      dead_[id] = n.kind == Kind::let && !used_[n.a] && effect_[n.b] == 0;
+    }
+    used_ = {};
+    effect_ = {};
   }
 
-  bool drop(ExprId let) override { return !used_[body_[let].a] && effect_[body_[let].b] == 0; }
+  bool drop(ExprId let) override { return dead_[let] != 0; }
 
   int branch(const BodyBuilder& out, ExprId cond) override {
     return out[cond].kind == Kind::bool_const ? (out[cond].a != 0 ? 0 : 1) : -1;
@@ -64,9 +73,10 @@ class DeadCode final : public Rewrite {
     }
   }
 
-  const Body& body_;
+  const Body& body_;  // read while constructing only
   std::vector<std::uint8_t> effect_;
   std::vector<std::uint8_t> used_;
+  std::vector<std::uint8_t> dead_;  // per let: dropped
 };
 
 /// The functions that the roots reach through the globals their bodies name.
@@ -112,16 +122,11 @@ struct DeadCodeElimination {
       auto it = index.find(name);
       return it != index.end() && pure[it->second] != 0;
     };
-    std::vector<std::shared_ptr<const Body>> bodies;
-    for (const Function& fn : module.functions) {
-      if (fn.skip_optimization) {
-        bodies.push_back(fn.body);
-        continue;
-      }
+    for (Function& fn : module.functions) {
+      if (fn.skip_optimization) continue;
       detail::DeadCode dead(*fn.body, effects(*fn.body, pure_global));
-      bodies.push_back(rewrite(fn.body, dead));
+      fn.body = rewrite(std::move(fn.body), dead);  // in place when this module alone holds it
     }
-    for (std::size_t i = 0; i < bodies.size(); ++i) module.functions[i].body = std::move(bodies[i]);
 
     std::vector<std::uint8_t> root(module.functions.size(), 0);
     bool any_export = false;

@@ -146,7 +146,7 @@ struct FoldConstant {
 
   Function operator()(Function fn, const Module& module, PassContext& ctx) const {
     detail::Folder folder(&module, &ctx);
-    fn.body = rewrite(fn.body, folder);
+    fn.body = rewrite(std::move(fn.body), folder);
     return fn;
   }
 };

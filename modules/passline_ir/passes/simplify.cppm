@@ -313,7 +313,7 @@ struct SimplifyExpr {
 
   Function operator()(Function fn, const Module&, PassContext&) const {
     detail::Simplifier simplifier;
-    fn.body = rewrite(fn.body, simplifier);
+    fn.body = rewrite(std::move(fn.body), simplifier);
     return fn;
   }
 };
