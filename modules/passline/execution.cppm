@@ -38,7 +38,8 @@ struct OwnedInfo {
   explicit OwnedInfo(const PassInfo& source)
       : name(source.name), summary(source.summary), required(source.required.begin(), source.required.end()) {
     views.assign(required.begin(), required.end());
-    info = PassInfo{.name = name, .opt_level = source.opt_level, .required = views, .summary = summary};
+    info = PassInfo{
+        .name = name, .opt_level = source.opt_level, .required = views, .summary = summary, .optional = source.optional};
   }
   OwnedInfo(const OwnedInfo&) = delete;
   OwnedInfo& operator=(const OwnedInfo&) = delete;
@@ -157,7 +158,7 @@ class Execution {
   /// themselves when they run.
   template <class Call>
   inline IR run_static(const PassInfo& info, Call&& call, IR ir, bool is_pipeline = false) {
-    const PassPlace place = next_place({});
+    const PassPlace place = next_place({}, is_pipeline);
     if (!plain_ && !admitted_by_instruments(info, ir, place)) return ir;
     return run_with_hooks(info, place, std::move(ir), !is_pipeline, [&](IR input) { return call(std::move(input)); });
   }
@@ -187,7 +188,7 @@ class Execution {
   template <class Node>
   [[gnu::noinline]] void step_observed(const PassNode<IR>& node, Chain<IR>& chain) {
     if (ctx_.opt_level < node.info.opt_level) return;
-    const PassPlace place = next_place({});
+    const PassPlace place = next_place({}, node.sequence);
     if (!ask_instruments(node.info, chain.ir, place)) return;
     notify_before(node.info, chain.ir, place);
     try {
@@ -223,7 +224,7 @@ class Execution {
   template <class Node = PassNode<IR>>
   inline IR run_admitted(const PassNode<IR>& node, IR ir, std::string_view required_by) {
     if (node.transparent) return run_children(node, std::move(ir));
-    const PassPlace place = next_place(required_by);
+    const PassPlace place = next_place(required_by, node.pipeline || node.sequence);
     if (!plain_ && !admitted_by_instruments(node.info, ir, place)) return ir;
     if (!node.info.required.empty()) ir = satisfy_requirements(node, std::move(ir));
     if (node.pipeline) {
@@ -280,11 +281,12 @@ class Execution {
     }
   }
 
-  inline PassPlace next_place(std::string_view required_by) {
+  inline PassPlace next_place(std::string_view required_by, bool pipeline) {
     return PassPlace{.depth = path_.size(),
                      .parent = path_.empty() ? std::string_view() : path_.back(),
                      .sequence = ++sequence_,
-                     .required_by = required_by};
+                     .required_by = required_by,
+                     .pipeline = pipeline};
   }
 
   /// Every instrument is asked, and all must agree; passes the context requires are not asked about.

@@ -24,6 +24,8 @@ struct PassPlace {
   std::size_t sequence = 0;
   /// The pass that required it, when it runs as a prerequisite; empty when listed.
   std::string_view required_by = {};
+  /// Whether it is a pipeline, whose passes the instrument sees one by one too.
+  bool pipeline = false;
 };
 
 /// Override the hooks you need; the defaults observe nothing and veto nothing.

@@ -48,6 +48,9 @@ struct PassInfo {
   int opt_level = 0;
   std::span<const std::string_view> required = {};
   std::string_view summary = {};
+  /// False for a pass that must always run when reached (`--opt-bisect-limit`
+  /// never skips it): one that later passes' preconditions depend on.
+  bool optional = true;
 
   /// True when `pass` is one of this pass's requirements.
   constexpr bool requires_pass(std::string_view pass) const {

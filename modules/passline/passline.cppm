@@ -20,6 +20,7 @@ export import :error;
 export import :value;
 export import :config;
 export import :instrument;
+export import :instruments;
 export import :reporting;
 export import :ir_view;
 export import :options;

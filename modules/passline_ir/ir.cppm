@@ -6,6 +6,7 @@
 module;
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 export module passline.ir;
@@ -17,6 +18,15 @@ export import :text;
 export import :verify;
 export import :rewrite;
 import passline;
+
+export namespace passline::ir {
+/// `VerifyEach` with the verifier of this IR (`passline-opt --verify-each`).
+inline std::shared_ptr<VerifyEach> verify_each() {
+  return std::make_shared<VerifyEach>([](IRView view) {
+    if (const Module* module = view.get<Module>()) verify(*module);
+  });
+}
+}  // namespace passline::ir
 
 export template <>
 struct passline::IRTraits<passline::ir::Module> {

@@ -39,7 +39,42 @@ struct Options {
   bool list_config = false;
   bool print_pipeline = false;
   bool no_verify = false;
+  // Instruments.
+  std::vector<std::string> print_before;
+  std::vector<std::string> print_after;
+  bool print_before_all = false;
+  bool print_after_all = false;
+  std::string print_changed;
+  bool time_passes = false;
+  std::string dump_dir;
+  bool verify_each = false;
+  std::optional<std::int64_t> bisect_limit;
 };
+
+/// The instruments the flags ask for, in the order their hooks run: bisect
+/// first (it vetoes), then printing and dumps, verification after them (so a
+/// broken IR is printed before the run stops), timing last.
+std::vector<std::shared_ptr<passline::Instrument>> instruments(const Options& o,
+                                                               std::shared_ptr<passline::PassTimings>& timings) {
+  std::vector<std::shared_ptr<passline::Instrument>> out;
+  if (o.bisect_limit) out.push_back(std::make_shared<passline::OptBisect>(*o.bisect_limit));
+  if (!o.print_before.empty() || !o.print_after.empty() || o.print_before_all || o.print_after_all) {
+    out.push_back(std::make_shared<passline::PrintIR>(passline::PrintIR::Options{
+        .before = o.print_before, .after = o.print_after, .before_all = o.print_before_all, .after_all = o.print_after_all}));
+  }
+  if (!o.print_changed.empty()) {
+    out.push_back(std::make_shared<passline::PrintChanged>(o.print_changed == "quiet" ? passline::PrintChanged::Mode::quiet
+                                                                                       : passline::PrintChanged::Mode::full));
+  }
+  if (!o.dump_dir.empty()) out.push_back(std::make_shared<passline::DumpDir>(o.dump_dir));
+  if (o.verify_each) out.push_back(passline::ir::verify_each());
+  if (o.time_passes) {
+    auto time = std::make_shared<passline::TimePasses>();
+    timings = time->timings();
+    out.push_back(std::move(time));
+  }
+  return out;
+}
 
 /// A failure the driver reports as `passline-opt: error: ...`.
 struct Failure {
@@ -128,10 +163,21 @@ int run(const Options& options) {
     if (!d.snippet.empty()) fmt::print(stderr, "{}\n", d.snippet);
   });
 
+  std::shared_ptr<passline::PassTimings> timings;
+  ctx.instruments = instruments(options, timings);
   passline::ir::Module module = read_input(options.input);
   if (!options.no_verify) passline::ir::verify(module);
-  auto scope = ctx.enter();
-  module = pipeline(std::move(module), ctx);
+  {
+    // The timing report comes out whether the pipeline succeeds or not.
+    struct Report {
+      const std::shared_ptr<passline::PassTimings>& timings;
+      ~Report() {
+        if (timings) fmt::print(stderr, "{}", timings->report());
+      }
+    } report{timings};
+    auto scope = ctx.enter();
+    module = pipeline(std::move(module), ctx);
+  }
   if (!options.no_verify) passline::ir::verify(module);
   write_output(options.output, module);
   return 0;
@@ -150,7 +196,8 @@ int main(int argc, char** argv) {
                "Examples:\n"
                "  passline-opt examples/ir/arith.ir -O2\n"
                "  passline-opt in.ir --passes='InferType,FoldConstant' -o out.ir\n"
-               "  cat in.ir | passline-opt - --passes=O2 --disable-pass=FoldConstant\n",
+               "  cat in.ir | passline-opt - --passes=O2 --disable-pass=FoldConstant\n"
+               "  passline-opt in.ir -O2 --print-changed --time-passes -o out.ir\n",
                "passline-opt");
   Options options;
   app.add_option("input", options.input, "IR file to read; '-' reads stdin (the default)");
@@ -171,6 +218,26 @@ int main(int argc, char** argv) {
   app.add_flag("--list-config", options.list_config, "list the config keys with their types and defaults");
   app.add_flag("--print-pipeline", options.print_pipeline, "print the pipeline as canonical text and exit");
   app.add_flag("--no-verify", options.no_verify, "do not verify the IR before and after the pipeline");
+  app.add_option("--print-before", options.print_before, "print the IR to stderr before these passes, e.g. --print-before=CSE,DCE")
+      ->delimiter(',')->group("Debugging");
+  app.add_option("--print-after", options.print_after, "print the IR to stderr after these passes, e.g. --print-after=FoldConstant")
+      ->delimiter(',')->group("Debugging");
+  app.add_flag("--print-before-all", options.print_before_all, "print the IR to stderr before every pass")->group("Debugging");
+  app.add_flag("--print-after-all", options.print_after_all, "print the IR to stderr after every pass")->group("Debugging");
+  app.add_flag("--print-changed{full}", options.print_changed,
+               "print the IR at the start, then after each pass only if it changed (else a note); "
+               "=quiet prints the changed IR only, e.g. --print-changed=quiet")
+      ->check(CLI::IsMember({"full", "quiet"}))->group("Debugging");
+  app.add_flag("--time-passes", options.time_passes, "time each pass and pipeline; a nested report on stderr at the end")
+      ->group("Debugging");
+  app.add_option("--dump-dir", options.dump_dir,
+                 "write DIR/000-input.ir, then DIR/001-<Pass>.ir... after each pass, e.g. --dump-dir=dumps")
+      ->group("Debugging");
+  app.add_flag("--verify-each", options.verify_each, "verify the IR after every pass; a broken IR stops the run naming the pass")
+      ->group("Debugging");
+  app.add_option("--opt-bisect-limit", options.bisect_limit,
+                 "run only the first N optional passes, saying of each whether it runs, e.g. --opt-bisect-limit=3")
+      ->group("Debugging");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -293,6 +293,7 @@ struct InferType {
       .name = "InferType",
       .opt_level = 0,
       .summary = "checks types and writes them on every expression",
+      .optional = false,  // the passes after it read the types it writes
   };
 
   Module operator()(Module module, PassContext& ctx) const {

@@ -1,0 +1,328 @@
+// Built-in instruments: what makes a pipeline debuggable.
+//
+// Each is an Instrument over any IR (through IRView), usable from C++ by adding
+// it to a PassContext, and from passline-opt by a flag of the same name as
+// LLVM's: print the IR around chosen passes (`PrintIR`), after each pass only
+// when it changed (`PrintChanged`), time every pass in a nested report
+// (`TimePasses`), dump a numbered file per pass (`DumpDir`), verify after
+// every pass (`VerifyEach`), and run only the first N optional passes
+// (`OptBisect`). Pipelines are reported to instruments like passes; these
+// instruments act on passes and leave pipelines to the timing report.
+module;
+#include <algorithm>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <fmt/format.h>
+export module passline:instruments;
+import :instrument;
+import :ir_view;
+import :pass_info;
+import :error;
+
+export namespace passline {
+
+/// Where an instrument writes its text.
+using Output = std::function<void(std::string_view)>;
+
+/// Writes to stderr, as LLVM's and MLIR's instruments do.
+inline Output to_stderr() {
+  return [](std::string_view text) { std::fwrite(text.data(), 1, text.size(), stderr); };
+}
+
+namespace detail {
+
+/// `// *** IR Dump After InferType (required by FoldConstant) ***`, as LLVM
+/// words it (with the IR's comment syntax).
+inline std::string dump_header(std::string_view when, const PassInfo& info, const PassPlace& place,
+                               std::string_view note = {}) {
+  const std::string why =
+      place.required_by.empty() ? std::string() : fmt::format(fmt::runtime(" (required by {})"), place.required_by);
+  return fmt::format(fmt::runtime("// *** IR Dump {} {}{}{} ***\n"), when, info.name, why, note);
+}
+
+inline std::string with_newline(std::string text) {
+  if (!text.empty() && text.back() != '\n') text += '\n';
+  return text;
+}
+
+inline bool names(const std::vector<std::string>& list, std::string_view name) {
+  return std::ranges::find(list, name) != list.end();
+}
+
+}  // namespace detail
+
+/// Prints the IR before or after the passes it names, or every pass:
+/// `--print-before=A,B`, `--print-after=A,B`, `--print-before-all`,
+/// `--print-after-all`. A pipeline prints only when named.
+class PrintIR final : public Instrument {
+ public:
+  struct Options {
+    std::vector<std::string> before = {};
+    std::vector<std::string> after = {};
+    bool before_all = false;
+    bool after_all = false;
+  };
+  explicit PrintIR(Options options, Output out = to_stderr()) : options_(std::move(options)), out_(std::move(out)) {}
+
+  void before_pass(const PassInfo& info, IRView ir, const PassPlace& place) override {
+    if (wanted(options_.before, options_.before_all, info, place)) print("Before", info, ir, place);
+  }
+  void after_pass(const PassInfo& info, IRView ir, const PassPlace& place) override {
+    if (wanted(options_.after, options_.after_all, info, place)) print("After", info, ir, place);
+  }
+
+ private:
+  static bool wanted(const std::vector<std::string>& list, bool all, const PassInfo& info, const PassPlace& place) {
+    return detail::names(list, info.name) || (all && !place.pipeline);
+  }
+  void print(std::string_view when, const PassInfo& info, IRView ir, const PassPlace& place) {
+    out_(detail::dump_header(when, info, place) + detail::with_newline(ir.print()));
+  }
+
+  Options options_;
+  Output out_;
+};
+
+/// `--print-changed`: the IR once at the start, then after each pass the IR
+/// only if it changed (by fingerprint, or by text for an IR without one),
+/// else a one-line note; `quiet` prints changed IR only.
+class PrintChanged final : public Instrument {
+ public:
+  enum class Mode { full, quiet };
+  explicit PrintChanged(Mode mode = Mode::full, Output out = to_stderr()) : mode_(mode), out_(std::move(out)) {}
+
+  void enter_context() override { started_ = false; }
+  void before_pass(const PassInfo&, IRView ir, const PassPlace&) override {
+    if (started_) return;
+    started_ = true;
+    text_ = ir.print();
+    fingerprint_ = ir.fingerprint();
+    if (mode_ != Mode::quiet) out_("// *** IR Dump At Start ***\n" + detail::with_newline(text_));
+  }
+  void after_pass(const PassInfo& info, IRView ir, const PassPlace& place) override {
+    if (place.pipeline) return;
+    const std::optional<std::uint64_t> fingerprint = ir.fingerprint();
+    std::string text;
+    bool same = false;
+    if (fingerprint && fingerprint_) {
+      same = *fingerprint == *fingerprint_;  // unchanged functions are not hashed again
+    } else {
+      text = ir.print();
+      same = text == text_;
+    }
+    if (same) {
+      if (mode_ != Mode::quiet) out_(detail::dump_header("After", info, place, " omitted because no change"));
+      return;
+    }
+    if (text.empty()) text = ir.print();
+    out_(detail::dump_header("After", info, place) + detail::with_newline(text));
+    text_ = std::move(text);
+    fingerprint_ = fingerprint;
+  }
+
+ private:
+  Mode mode_;
+  Output out_;
+  bool started_ = false;
+  std::string text_;                           // the IR as last printed
+  std::optional<std::uint64_t> fingerprint_;  // and its fingerprint
+};
+
+/// The report of `--time-passes`: pipelines and the passes under them, by
+/// name under each parent, with wall time, self time (not spent in passes
+/// under it) and how many times each ran. It lives on after the context.
+class PassTimings {
+ public:
+  struct Entry {
+    std::string name;
+    double wall = 0;  // seconds
+    std::size_t count = 0;
+    std::vector<Entry> children = {};
+    double self() const {
+      double under = 0;
+      for (const Entry& child : children) under += child.wall;
+      return std::max(0.0, wall - under);
+    }
+    const Entry* find(std::string_view child) const {
+      for (const Entry& e : children) {
+        if (e.name == child) return &e;
+      }
+      return nullptr;
+    }
+  };
+
+  /// The passes run at the top, in the order first run.
+  const std::vector<Entry>& top() const { return root_.children; }
+  /// The total wall time of the passes at the top.
+  double total() const { return root_.wall; }
+
+  /// The report as text: a tree sorted by wall time at every level.
+  std::string report() const {
+    const double total_time = total();
+    std::string out =
+        "===-------------------------------------------------------------------------===\n"
+        "                      ... Pass execution timing report ...\n"
+        "===-------------------------------------------------------------------------===\n";
+    out += fmt::format("  Total Execution Time: {:.6f} seconds\n\n", total_time);
+    out += "   -----Wall Time-----    -----Self Time-----   Count  Name\n";
+    auto percent = [&](double t) { return total_time > 0 ? 100 * t / total_time : 0.0; };
+    auto slower = [](const Entry* a, const Entry* b) { return a->wall != b->wall ? a->wall > b->wall : a->name < b->name; };
+    auto write = [&](auto& self, const Entry& entry, std::size_t depth) -> void {
+      out += fmt::format("  {:10.6f} ({:5.1f}%)  {:10.6f} ({:5.1f}%)  {:6}  {}{}\n", entry.wall, percent(entry.wall),
+                         entry.self(), percent(entry.self()), entry.count, std::string(2 * depth, ' '), entry.name);
+      std::vector<const Entry*> children;
+      for (const Entry& child : entry.children) children.push_back(&child);
+      std::ranges::sort(children, slower);
+      for (const Entry* child : children) self(self, *child, depth + 1);
+    };
+    std::vector<const Entry*> top_level;
+    for (const Entry& entry : root_.children) top_level.push_back(&entry);
+    std::ranges::sort(top_level, slower);
+    for (const Entry* entry : top_level) write(write, *entry, 0);
+    out += fmt::format("  {:10.6f} (100.0%)                                   Total\n", total_time);
+    return out;
+  }
+
+ private:
+  friend class TimePasses;
+  Entry root_;  // its wall is the sum of the top level's
+};
+
+/// `--time-passes`: times every pass and pipeline into a PassTimings.
+class TimePasses final : public Instrument {
+ public:
+  using Clock = std::chrono::steady_clock;
+  explicit TimePasses(std::shared_ptr<PassTimings> timings = std::make_shared<PassTimings>())
+      : timings_(std::move(timings)) {}
+  const std::shared_ptr<PassTimings>& timings() const { return timings_; }
+
+  void before_pass(const PassInfo& info, IRView, const PassPlace&) override {
+    PassTimings::Entry& parent = open_.empty() ? timings_->root_ : *open_.back().entry;
+    auto it = std::ranges::find(parent.children, info.name, &PassTimings::Entry::name);
+    PassTimings::Entry& entry = it != parent.children.end() ? *it : parent.children.emplace_back(std::string(info.name));
+    open_.push_back({&entry, Clock::now()});
+  }
+  void after_pass(const PassInfo&, IRView, const PassPlace&) override { close(); }
+  void after_failed_pass(const PassInfo&, IRView, const PassPlace&, std::exception_ptr) override { close(); }
+
+ private:
+  struct Open {
+    PassTimings::Entry* entry;  // stays put: only the innermost open entry gains children
+    Clock::time_point start;
+  };
+  void close() {
+    if (open_.empty()) return;
+    const Open open = open_.back();
+    open_.pop_back();
+    const double seconds = std::chrono::duration<double>(Clock::now() - open.start).count();
+    open.entry->wall += seconds;
+    ++open.entry->count;
+    if (open_.empty()) timings_->root_.wall += seconds;
+  }
+
+  std::shared_ptr<PassTimings> timings_;
+  std::vector<Open> open_;
+};
+
+/// `--dump-dir=DIR`: `DIR/000-input.ir`, then `001-InferType.ir`, ... one file
+/// per pass, numbered in the order the passes ran.
+class DumpDir final : public Instrument {
+ public:
+  explicit DumpDir(std::filesystem::path dir, std::string extension = ".ir")
+      : dir_(std::move(dir)), extension_(std::move(extension)) {}
+
+  void enter_context() override {
+    std::filesystem::create_directories(dir_);
+    step_ = 0;
+    wrote_input_ = false;
+  }
+  void before_pass(const PassInfo&, IRView ir, const PassPlace& place) override {
+    if (place.pipeline || wrote_input_) return;
+    wrote_input_ = true;
+    write("000-input", ir);
+  }
+  void after_pass(const PassInfo& info, IRView ir, const PassPlace& place) override {
+    if (place.pipeline) return;
+    write(fmt::format(fmt::runtime("{:03}-{}"), ++step_, info.name), ir);
+  }
+
+ private:
+  void write(const std::string& stem, IRView ir) const {
+    const std::filesystem::path path = dir_ / (stem + extension_);
+    std::ofstream file(path, std::ios::binary | std::ios::trunc);
+    file << detail::with_newline(ir.print());
+    if (!file) throw PipelineError(fmt::format(fmt::runtime("cannot write '{}'"), path.string()));
+  }
+
+  std::filesystem::path dir_;
+  std::string extension_;
+  std::size_t step_ = 0;
+  bool wrote_input_ = false;
+};
+
+/// A pass left the IR ill-formed (`--verify-each`).
+class VerificationError : public PipelineError {
+ public:
+  VerificationError(std::string pass, const std::string& message)
+      : PipelineError(fmt::format(fmt::runtime("the IR is broken after pass '{}': {}"), pass, message)),
+        pass_(std::move(pass)) {}
+  const std::string& pass() const { return pass_; }
+
+ private:
+  std::string pass_;
+};
+
+/// `--verify-each`: runs `verify` after every pass; when it throws, the
+/// pipeline stops with a VerificationError naming the pass.
+class VerifyEach final : public Instrument {
+ public:
+  explicit VerifyEach(std::function<void(IRView)> verify) : verify_(std::move(verify)) {}
+  void after_pass(const PassInfo& info, IRView ir, const PassPlace& place) override {
+    if (place.pipeline) return;
+    try {
+      verify_(ir);
+    } catch (const std::exception& error) {
+      throw VerificationError(std::string(info.name), error.what());
+    }
+  }
+
+ private:
+  std::function<void(IRView)> verify_;
+};
+
+/// `--opt-bisect-limit=N`: runs only the first N optional passes, and says of
+/// each whether it runs. Passes whose PassInfo is not `optional` always run
+/// and are not counted; so are passes the context requires (instruments are
+/// not asked about them). A negative limit runs every pass, still counting.
+class OptBisect final : public Instrument {
+ public:
+  explicit OptBisect(std::int64_t limit, Output out = to_stderr()) : limit_(limit), out_(std::move(out)) {}
+
+  void enter_context() override { count_ = 0; }
+  bool should_run(const PassInfo& info, IRView, const PassPlace& place) override {
+    if (place.pipeline || !info.optional) return true;
+    ++count_;
+    const bool runs = limit_ < 0 || count_ <= limit_;
+    out_(fmt::format(fmt::runtime("BISECT: {} pass ({}) {}\n"), runs ? "running" : "NOT running", count_, info.name));
+    return runs;
+  }
+
+ private:
+  std::int64_t limit_;
+  Output out_;
+  std::int64_t count_ = 0;
+};
+
+}  // namespace passline

@@ -1,0 +1,169 @@
+// The built-in instruments on the reference IR and its passes, output and all.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+import passline;
+import passline.ir;
+import passline.ir.passes;
+import passline.pipelines;
+
+namespace {
+
+namespace ir = passline::ir;
+
+constexpr const char* program = "def @f(%x: i64) -> i64 {\n  let %a = mul(2, 3);\n  add(%x, %a)\n}\n";
+
+/// Runs `pipeline` (pipeline text) on `program` under `instruments`; returns the output IR.
+std::string run(std::string_view pipeline, std::vector<std::shared_ptr<passline::Instrument>> instruments) {
+  passline::PassContext ctx;
+  ctx.instruments = std::move(instruments);
+  auto scope = ctx.enter();
+  return ir::print(passline::parse_pipeline(pipeline, passline::pipelines::registry())(ir::parse(program), ctx));
+}
+
+/// An Output that appends to `text`.
+passline::Output into(std::string& text) {
+  return [&text](std::string_view s) { text += s; };
+}
+
+TEST(Instruments, PrintIRBeforeNamedPassesAndAfterAll) {
+  std::string text;
+  run("FoldConstant", {std::make_shared<passline::PrintIR>(
+                          passline::PrintIR::Options{.before = {"FoldConstant"}, .after_all = true}, into(text))});
+  EXPECT_EQ(text,
+            "// *** IR Dump After InferType (required by FoldConstant) ***\n"
+            "def @f(%x: i64) -> i64 {\n  let %a: i64 = mul(2, 3);\n  add(%x, %a)\n}\n"
+            "// *** IR Dump Before FoldConstant ***\n"
+            "def @f(%x: i64) -> i64 {\n  let %a: i64 = mul(2, 3);\n  add(%x, %a)\n}\n"
+            "// *** IR Dump After FoldConstant ***\n"
+            "def @f(%x: i64) -> i64 {\n  add(%x, 6)\n}\n");
+}
+
+TEST(Instruments, PrintChangedPrintsTheStartThenOnlyChanges) {
+  std::string full;
+  run("InferType,FoldConstant,DeadCodeElimination",
+      {std::make_shared<passline::PrintChanged>(passline::PrintChanged::Mode::full, into(full))});
+  EXPECT_EQ(full,
+            "// *** IR Dump At Start ***\n"
+            "def @f(%x: i64) -> i64 {\n  let %a = mul(2, 3);\n  add(%x, %a)\n}\n"
+            "// *** IR Dump After InferType ***\n"
+            "def @f(%x: i64) -> i64 {\n  let %a: i64 = mul(2, 3);\n  add(%x, %a)\n}\n"
+            "// *** IR Dump After FoldConstant ***\n"
+            "def @f(%x: i64) -> i64 {\n  add(%x, 6)\n}\n"
+            "// *** IR Dump After DeadCodeElimination omitted because no change ***\n");
+
+  std::string quiet;
+  run("InferType,FoldConstant,DeadCodeElimination",
+      {std::make_shared<passline::PrintChanged>(passline::PrintChanged::Mode::quiet, into(quiet))});
+  EXPECT_EQ(quiet,
+            "// *** IR Dump After InferType ***\n"
+            "def @f(%x: i64) -> i64 {\n  let %a: i64 = mul(2, 3);\n  add(%x, %a)\n}\n"
+            "// *** IR Dump After FoldConstant ***\n"
+            "def @f(%x: i64) -> i64 {\n  add(%x, 6)\n}\n");
+}
+
+TEST(Instruments, PrintChangedSaysWhichPassRequiredAPrerequisite) {
+  std::string text;
+  run("FoldConstant", {std::make_shared<passline::PrintChanged>(passline::PrintChanged::Mode::full, into(text))});
+  EXPECT_NE(text.find("// *** IR Dump After InferType (required by FoldConstant) ***\n"), std::string::npos) << text;
+}
+
+TEST(Instruments, TimePassesNestsPassesUnderTheirPipelineAndOutlivesTheContext) {
+  auto time = std::make_shared<passline::TimePasses>();
+  const std::shared_ptr<passline::PassTimings> timings = time->timings();
+  run("O2", {time});
+  time.reset();  // the instrument and its context are gone; the report stays
+  ASSERT_EQ(timings->top().size(), 1u);
+  const passline::PassTimings::Entry& o2 = timings->top()[0];
+  EXPECT_EQ(o2.name, "O2");
+  EXPECT_EQ(o2.count, 1u);
+  std::vector<std::string> names;
+  double under = 0;
+  for (const auto& pass : o2.children) {
+    names.push_back(pass.name);
+    under += pass.wall;
+    EXPECT_LE(pass.self(), pass.wall);
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"InferType", "FoldConstant", "SimplifyExpr", "EliminateCommonSubexpr",
+                                             "DeadCodeElimination"}));
+  EXPECT_EQ(o2.find("SimplifyExpr")->count, 2u);  // O2 runs it twice
+  EXPECT_LE(under, o2.wall);
+  EXPECT_DOUBLE_EQ(timings->total(), o2.wall);
+  const std::string report = timings->report();
+  EXPECT_NE(report.find("Pass execution timing report"), std::string::npos);
+  EXPECT_NE(report.find("  O2\n"), std::string::npos) << report;
+  EXPECT_NE(report.find("       2    SimplifyExpr\n"), std::string::npos) << report;
+}
+
+TEST(Instruments, DumpDirWritesOneNumberedFilePerPass) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "passline_dump_dir_test";
+  std::filesystem::remove_all(dir);
+  const std::string out = run("O1", {std::make_shared<passline::DumpDir>(dir)});
+  std::vector<std::string> files;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) files.push_back(entry.path().filename().string());
+  std::ranges::sort(files);
+  EXPECT_EQ(files, (std::vector<std::string>{"000-input.ir", "001-InferType.ir", "002-SimplifyExpr.ir",
+                                             "003-DeadCodeElimination.ir"}));
+  auto read = [&](const char* name) {
+    std::ifstream in(dir / name);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  EXPECT_EQ(read("000-input.ir"), program);
+  EXPECT_EQ(read("003-DeadCodeElimination.ir"), out);
+  std::filesystem::remove_all(dir);
+}
+
+/// A pass that breaks the IR: it defines its first function a second time.
+struct Duplicate {
+  static constexpr passline::PassInfo info{.name = "Duplicate"};
+  ir::Module operator()(ir::Module module, passline::PassContext&) const {
+    module.functions.push_back(module.functions.front());
+    return module;
+  }
+};
+
+TEST(Instruments, VerifyEachStopsTheRunAtThePassThatBrokeTheIR) {
+  auto log = std::make_shared<std::vector<std::string>>();
+  const passline::Pass<ir::Module> pipeline = passline::sequential<ir::Module>(
+      {ir::InferType{}, Duplicate{}, passline::module_pass<ir::Module>(passline::PassInfo{.name = "After"},
+                                                                        [log](ir::Module m, passline::PassContext&) {
+                                                                          log->push_back("After ran");
+                                                                          return m;
+                                                                        })});
+  passline::PassContext ctx;
+  ctx.instruments = {ir::verify_each()};
+  auto scope = ctx.enter();
+  try {
+    (void)pipeline(ir::parse(program), ctx);
+    FAIL() << "ran through";
+  } catch (const passline::VerificationError& error) {
+    EXPECT_EQ(error.pass(), "Duplicate");
+    EXPECT_EQ(std::string(error.what()),
+              "the IR is broken after pass 'Duplicate': <input>:1:1: error: function '@f' is defined twice\n"
+              "def @f(%x: i64) -> i64 {\n"
+              "^");
+  }
+  EXPECT_TRUE(log->empty());
+}
+
+TEST(Instruments, OptBisectRunsTheFirstNOptionalPasses) {
+  std::string text;
+  const std::string out = run("O2", {std::make_shared<passline::OptBisect>(1, into(text))});
+  // InferType is not optional: it runs and is not counted.
+  EXPECT_EQ(text,
+            "BISECT: running pass (1) FoldConstant\n"
+            "BISECT: NOT running pass (2) SimplifyExpr\n"
+            "BISECT: NOT running pass (3) EliminateCommonSubexpr\n"
+            "BISECT: NOT running pass (4) SimplifyExpr\n"
+            "BISECT: NOT running pass (5) DeadCodeElimination\n");
+  EXPECT_EQ(out, "def @f(%x: i64) -> i64 {\n  add(%x, 6)\n}\n");
+}
+
+}  // namespace
