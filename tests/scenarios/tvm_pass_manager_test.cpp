@@ -161,13 +161,16 @@ struct Recorder final : passline::Instrument {
   void exit_context() override { log->push_back(name + ".exit"); }
   bool should_run(const PassInfo& info, passline::IRView, const passline::PassPlace&) override {
     log->push_back(name + ".should_run " + std::string(info.name));
+    if (throws_in == "should_run") throw std::runtime_error("should_run failed");
     return info.name != vetoed;
   }
   void before_pass(const PassInfo& info, passline::IRView, const passline::PassPlace&) override {
     log->push_back(name + ".before " + std::string(info.name));
+    if (throws_in == "before") throw std::runtime_error("before failed");
   }
   void after_pass(const PassInfo& info, passline::IRView, const passline::PassPlace&) override {
     log->push_back(name + ".after " + std::string(info.name));
+    if (throws_in == "after") throw std::runtime_error("after failed");
   }
   void after_failed_pass(const PassInfo& info, passline::IRView, const passline::PassPlace&,
                          std::exception_ptr) override {
@@ -177,6 +180,7 @@ struct Recorder final : passline::Instrument {
   std::shared_ptr<Names> log;
   bool fail_enter = false;
   std::string vetoed = {};
+  std::string throws_in = {};  // "should_run", "before" or "after": that hook throws
 };
 
 TEST(TVMScenarios, InstrumentHooksInOrder) {
@@ -231,6 +235,38 @@ TEST(TVMScenarios, ThrowingPassGetsAfterFailedNotAfter) {
     EXPECT_THROW((void)boom(two_functions()), passline::PassError);
   }
   EXPECT_EQ(*log, (Names{"a.enter", "a.should_run Boom", "a.before Boom", "a.failed Boom", "a.exit"}));
+}
+
+/// TVM's test_pass_instrument.py scenarios where a hook throws: the first
+/// instrument's hook throws, the second's is not called, the error reaches the
+/// caller, and both instruments still exit.
+Names run_with_throwing(const std::string& hook) {
+  auto log = std::make_shared<Names>();
+  auto first = std::make_shared<Recorder>("a", log);
+  first->throws_in = hook;
+  PassContext ctx{.instruments = {first, std::make_shared<Recorder>("b", log)}};
+  try {
+    auto scope = ctx.enter();
+    (void)module_tag("Run")(two_functions());
+    ADD_FAILURE() << hook << " did not throw";
+  } catch (const std::runtime_error& error) {
+    EXPECT_EQ(std::string(error.what()), hook + " failed");
+  }
+  return *log;
+}
+
+TEST(TVMScenarios, ThrowingShouldRunSkipsLaterInstrumentsAndStillExits) {
+  EXPECT_EQ(run_with_throwing("should_run"), (Names{"a.enter", "b.enter", "a.should_run Run", "a.exit", "b.exit"}));
+}
+
+TEST(TVMScenarios, ThrowingBeforeSkipsLaterInstrumentsAndThePassAndStillExits) {
+  EXPECT_EQ(run_with_throwing("before"),
+            (Names{"a.enter", "b.enter", "a.should_run Run", "b.should_run Run", "a.before Run", "a.exit", "b.exit"}));
+}
+
+TEST(TVMScenarios, ThrowingAfterSkipsLaterInstrumentsAndStillExits) {
+  EXPECT_EQ(run_with_throwing("after"), (Names{"a.enter", "b.enter", "a.should_run Run", "b.should_run Run",
+                                               "a.before Run", "b.before Run", "a.after Run", "a.exit", "b.exit"}));
 }
 
 TEST(TVMScenarios, RequiredPassesAreNotAskedShouldRun) {
