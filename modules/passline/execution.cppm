@@ -131,7 +131,10 @@ class Execution {
       : ctx_(ctx), plain_(ctx.is_plain()), tracks_(tracks), fast_(plain_ && !tracks_),
         observed_(!plain_ && !tracks_ && !ctx.names_passes()), outer_(active()) {
     active() = this;
-    for (const auto& instrument : ctx.instruments) watchers_.push_back(instrument.get());
+    for (const auto& instrument : ctx.instruments) {
+      watchers_.push_back(instrument.get());
+      keeps_input_ = keeps_input_ || instrument->wants_failed_input();
+    }
   }
   Execution(const Execution&) = delete;
   Execution& operator=(const Execution&) = delete;
@@ -192,9 +195,9 @@ class Execution {
     if (!ask_instruments(node.info, chain.ir, place)) return;
     notify_before(node.info, chain.ir, place);
     try {
-      chain.ir = guarded(node.info, [&] { return call<Node>(node, IR(chain.ir)); });
+      chain.ir = guarded(node.info, [&] { return call<Node>(node, keeps_input_ ? IR(chain.ir) : std::move(chain.ir)); });
     } catch (...) {
-      after_failed(node.info, chain.ir, place);
+      after_failed(node.info, keeps_input_ ? IRView(chain.ir) : IRView(), place);
       throw;
     }
     notify_after(node.info, chain.ir, place);
@@ -321,23 +324,27 @@ class Execution {
       return output;
     }
     notify_before(info, ir, place);
+    // The run keeps the input only when it must: to compare with the output,
+    // or to show an instrument after a failure. Otherwise the pass owns it,
+    // and may transform it in place.
+    const bool holds = compares || keeps_input_;
     IR output = [&] {
       try {
-        return guarded(info, [&] { return body(IR(ir)); });
+        return guarded(info, [&] { return body(holds ? IR(ir) : std::move(ir)); });
       } catch (...) {
-        after_failed(info, ir, place);
+        after_failed(info, holds ? IRView(ir) : IRView(), place);
         throw;
       }
     }();
-    if (tracks_ && notes) note_ran(info.name, changed(ir, output));
+    if (tracks_ && notes) note_ran(info.name, compares ? changed(ir, output) : true);
     notify_after(info, output, place);
     return output;
   }
 
   /// Tells every instrument that the pass failed on `input`; call it from a handler.
-  [[gnu::noinline]] void after_failed(const PassInfo& info, const IR& input, const PassPlace& place) {
+  [[gnu::noinline]] void after_failed(const PassInfo& info, IRView input, const PassPlace& place) {
     for (Instrument* instrument : watchers_) {
-      instrument->after_failed_pass(info, IRView(input), place, std::current_exception());
+      instrument->after_failed_pass(info, input, place, std::current_exception());
     }
   }
 
@@ -427,6 +434,7 @@ class Execution {
   bool fast_;
   bool observed_;
   std::vector<Instrument*> watchers_;
+  bool keeps_input_ = false;  // some instrument wants a failed pass's input
   Execution* outer_;
   const PassSource<IR>* source_ = nullptr;
   std::size_t sequence_ = 0;

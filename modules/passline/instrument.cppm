@@ -41,8 +41,13 @@ class Instrument {
   /// Around a pass that runs: before it with its input, after it with its output.
   virtual void before_pass(const PassInfo&, IRView, const PassPlace&) {}
   virtual void after_pass(const PassInfo&, IRView, const PassPlace&) {}
-  /// Instead of `after_pass` when the pass threw; the IR is its input.
+  /// Instead of `after_pass` when the pass threw. The IR is the pass's input
+  /// when some instrument of the run `wants_failed_input()`, else empty.
   virtual void after_failed_pass(const PassInfo&, IRView, const PassPlace&, std::exception_ptr) {}
+  /// Whether `after_failed_pass` needs the failed pass's input. A run keeps a
+  /// copy of every pass's input for it, and so a pass can no longer
+  /// transform an IR it alone holds in place: say no when you can.
+  virtual bool wants_failed_input() const { return true; }
 };
 
 }  // namespace passline

@@ -68,6 +68,7 @@ inline bool names(const std::vector<std::string>& list, std::string_view name) {
 /// `--print-after-all`. A pipeline prints only when named.
 class PrintIR final : public Instrument {
  public:
+  bool wants_failed_input() const override { return false; }
   struct Options {
     std::vector<std::string> before = {};
     std::vector<std::string> after = {};
@@ -100,6 +101,7 @@ class PrintIR final : public Instrument {
 /// else a one-line note; `quiet` prints changed IR only.
 class PrintChanged final : public Instrument {
  public:
+  bool wants_failed_input() const override { return false; }
   enum class Mode { full, quiet };
   explicit PrintChanged(Mode mode = Mode::full, Output out = to_stderr()) : mode_(mode), out_(std::move(out)) {}
 
@@ -203,6 +205,7 @@ class PassTimings {
 /// `--time-passes`: times every pass and pipeline into a PassTimings.
 class TimePasses final : public Instrument {
  public:
+  bool wants_failed_input() const override { return false; }
   using Clock = std::chrono::steady_clock;
   explicit TimePasses(std::shared_ptr<PassTimings> timings = std::make_shared<PassTimings>())
       : timings_(std::move(timings)) {}
@@ -240,6 +243,7 @@ class TimePasses final : public Instrument {
 /// per pass, numbered in the order the passes ran.
 class DumpDir final : public Instrument {
  public:
+  bool wants_failed_input() const override { return false; }
   explicit DumpDir(std::filesystem::path dir, std::string extension = ".ir")
       : dir_(std::move(dir)), extension_(std::move(extension)) {}
 
@@ -288,6 +292,7 @@ class VerificationError : public PipelineError {
 /// pipeline stops with a VerificationError naming the pass.
 class VerifyEach final : public Instrument {
  public:
+  bool wants_failed_input() const override { return false; }
   explicit VerifyEach(std::function<void(IRView)> verify) : verify_(std::move(verify)) {}
   void after_pass(const PassInfo& info, IRView ir, const PassPlace& place) override {
     if (place.pipeline) return;
@@ -308,6 +313,7 @@ class VerifyEach final : public Instrument {
 /// not asked about them). A negative limit runs every pass, still counting.
 class OptBisect final : public Instrument {
  public:
+  bool wants_failed_input() const override { return false; }
   explicit OptBisect(std::int64_t limit, Output out = to_stderr()) : limit_(limit), out_(std::move(out)) {}
 
   void enter_context() override { count_ = 0; }

@@ -17,20 +17,26 @@ class IRView {
  public:
   template <class IR>
   explicit IRView(const IR& ir) : ir_(&ir), ops_(&ops_for<IR>) {}
+  /// No IR: prints as a placeholder, has no fingerprint, is no IR type.
+  IRView() = default;
+  bool empty() const { return ir_ == nullptr; }
 
   /// Whether the IR's traits can print it.
   bool printable() const { return ops_->print != nullptr; }
   /// The IR as text, or a placeholder naming that it has no printer.
-  std::string print() const { return ops_->print ? ops_->print(ir_) : std::string("<IR without a printer>"); }
+  std::string print() const {
+    if (!ir_) return "<no IR>";
+    return ops_->print ? ops_->print(ir_) : std::string("<IR without a printer>");
+  }
   /// The IR's structural fingerprint, when its traits define one.
   std::optional<std::uint64_t> fingerprint() const {
-    if (!ops_->fingerprint) return std::nullopt;
+    if (!ir_ || !ops_->fingerprint) return std::nullopt;
     return ops_->fingerprint(ir_);
   }
   /// The IR itself, when it is an `IR`; otherwise null.
   template <class IR>
   const IR* get() const {
-    return *ops_->type == typeid(IR) ? static_cast<const IR*>(ir_) : nullptr;
+    return ir_ && *ops_->type == typeid(IR) ? static_cast<const IR*>(ir_) : nullptr;
   }
 
  private:
@@ -61,8 +67,8 @@ class IRView {
       }(),
   };
 
-  const void* ir_;
-  const Ops* ops_;
+  const void* ir_ = nullptr;
+  const Ops* ops_ = nullptr;
 };
 
 }  // namespace passline

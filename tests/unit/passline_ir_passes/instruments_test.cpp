@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <exception>
+#include <stdexcept>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -164,6 +166,45 @@ TEST(Instruments, OptBisectRunsTheFirstNOptionalPasses) {
             "BISECT: NOT running pass (4) SimplifyExpr\n"
             "BISECT: NOT running pass (5) DeadCodeElimination\n");
   EXPECT_EQ(out, "def @f(%x: i64) -> i64 {\n  add(%x, 6)\n}\n");
+}
+
+struct Failing {
+  static constexpr passline::PassInfo info{.name = "Failing"};
+  ir::Module operator()(ir::Module, passline::PassContext&) const { throw std::runtime_error("failed"); }
+};
+
+/// An instrument that looks at the input of a pass that failed.
+struct FailureWatcher final : passline::Instrument {
+  void after_failed_pass(const passline::PassInfo&, passline::IRView ir, const passline::PassPlace&,
+                         std::exception_ptr) override {
+    seen = ir.print();
+  }
+  std::string seen;
+};
+
+TEST(Instruments, OnlyAnInstrumentThatWantsAFailedPassesInputKeepsACopy) {
+  using Cleanup = passline::Sequential<ir::InferType, ir::FoldConstant, ir::DeadCodeElimination>;
+  auto storage_kept = [](std::shared_ptr<passline::Instrument> instrument) {
+    passline::PassContext ctx;
+    ctx.instruments = {std::move(instrument)};
+    ir::Module module = ir::parse(program);
+    const ir::Node* storage = module.functions[0].body->nodes().data();
+    module = Cleanup{}(std::move(module), ctx);
+    return module.functions[0].body->nodes().data() == storage;
+  };
+  // The built-ins need no failed input: the passes own the IR and rewrite it in place.
+  EXPECT_TRUE(storage_kept(std::make_shared<passline::TimePasses>()));
+  EXPECT_TRUE(storage_kept(std::make_shared<passline::PrintChanged>(passline::PrintChanged::Mode::quiet,
+                                                                    [](std::string_view) {})));
+  // One that does gets the input of a failed pass, so every pass works on a copy.
+  EXPECT_FALSE(storage_kept(std::make_shared<FailureWatcher>()));
+
+  auto watcher = std::make_shared<FailureWatcher>();
+  passline::PassContext ctx;
+  ctx.instruments = {watcher};
+  const passline::Sequential<Failing> failing;
+  EXPECT_THROW((void)failing(ir::parse(program), ctx), passline::PassError);
+  EXPECT_EQ(watcher->seen, program);
 }
 
 }  // namespace
