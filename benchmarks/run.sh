@@ -16,3 +16,9 @@ echo; echo "== compile time of static pipelines (plot: docs/compile-time.png)"
 
 echo; echo "== end to end against mlir-opt, and each pass's scaling (plot: docs/vs-mlir-scaling.png)"
 "$here/vs_mlir/run.sh" "$build" "$here/../docs/vs-mlir-scaling.png"
+
+echo; echo "== instruments: a 50-pass pipeline with none, --time-passes, --print-changed=quiet"
+work="$(mktemp -d)"
+"$build/benchmarks/vs_mlir_generate" 43000 3 "$work/in.ir" "$work/in.mlir"
+"$build/benchmarks/instruments_overhead" "$work/in.ir" 15
+rm -rf "$work"

@@ -7,6 +7,7 @@
 // equivalence), types included; a body caches its hash, so fingerprinting a
 // module re-hashes only the functions a pass rebuilt.
 module;
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -138,14 +139,13 @@ void walk_numbered(const Body& body, Visit&& visit) {
   };
   for (ExprId p : body.params()) visit(p, number(p));
   stack.push_back(body.root());
-  std::vector<ExprId> children;
   while (!stack.empty()) {
     const ExprId id = stack.back();
     stack.pop_back();
     visit(id, body[id].kind == Kind::var ? number(id) : 0u);
-    children.clear();
-    for_each_child(body, id, [&](ExprId c) { children.push_back(c); });
-    stack.insert(stack.end(), children.rbegin(), children.rend());
+    const std::size_t first = stack.size();  // children go on last-first, to come off in order
+    for_each_child(body, id, [&](ExprId c) { stack.push_back(c); });
+    std::reverse(stack.begin() + static_cast<std::ptrdiff_t>(first), stack.end());
   }
 }
 
@@ -156,8 +156,7 @@ inline std::uint64_t Body::fingerprint() const {
   std::uint64_t h = detail::mix(0x51ed2701, result_.id);
   detail::walk_numbered(*this, [&](ExprId id, std::uint32_t var_number) {
     const Node& n = nodes_[id];
-    h = detail::mix(h, (static_cast<std::uint64_t>(n.kind) << 8) | static_cast<std::uint64_t>(n.op));
-    h = detail::mix(h, n.type.id);
+    h = detail::mix(h, (static_cast<std::uint64_t>(n.kind) << 40) | (static_cast<std::uint64_t>(n.op) << 32) | n.type.id);
     h = detail::mix(h, n.kind == Kind::var ? var_number : detail::payload(*this, id));
   });
   if (h == 0) h = 1;
