@@ -332,3 +332,37 @@ class OptBisect final : public Instrument {
 };
 
 }  // namespace passline
+
+export namespace passline {
+
+/// `--reproducer=FILE`: when a pass fails, writes the IR it failed on to
+/// FILE, after a first line that says how to replay it: the pass alone, with
+/// `settings` (the flags of the run that matter, e.g. `--opt-level=3`). The
+/// line is a comment of the IR's text format (`comment`), so the file is
+/// itself an input: `passline-opt --run-reproducer FILE` replays it.
+class Reproducer final : public Instrument {
+ public:
+  static constexpr std::string_view marker = "passline-opt reproducer:";
+
+  Reproducer(std::filesystem::path file, std::string settings, std::string comment = "//")
+      : file_(std::move(file)), settings_(std::move(settings)), comment_(std::move(comment)) {}
+
+  void after_failed_pass(const PassInfo& info, IRView ir, const PassPlace& place, std::exception_ptr) override {
+    if (place.pipeline || written_) return;  // the innermost pass that failed, once
+    written_ = true;
+    std::ofstream out(file_, std::ios::binary | std::ios::trunc);
+    out << fmt::format(fmt::runtime("{} {} --passes={}{}{}\n"), comment_, marker, info.name, settings_.empty() ? "" : " ",
+                       settings_)
+        << detail::with_newline(ir.print());
+  }
+  /// Whether a reproducer was written.
+  bool written() const { return written_; }
+
+ private:
+  std::filesystem::path file_;
+  std::string settings_;
+  std::string comment_;
+  bool written_ = false;
+};
+
+}  // namespace passline

@@ -49,7 +49,10 @@ struct Options {
   std::string dump_dir;
   bool verify_each = false;
   std::optional<std::int64_t> bisect_limit;
+  std::string reproducer;
+  std::string run_reproducer;
 };
+
 
 /// The instruments the flags ask for, in the order their hooks run: bisect
 /// first (it vetoes), then printing and dumps, verification after them (so a
@@ -80,6 +83,27 @@ std::vector<std::shared_ptr<passline::Instrument>> instruments(const Options& o,
 struct Failure {
   std::string message;
 };
+
+/// The flags of a run that a reproducer must repeat besides the pass.
+std::string reproducer_settings(const Options& o, int opt_level) {
+  std::string settings = fmt::format("--opt-level={}", opt_level);
+  for (const std::string& setting : o.config) settings += " --config " + setting;
+  return settings;
+}
+
+/// The arguments a reproducer file replays: itself as the input, then the
+/// flags on its first line.
+std::string replay_arguments(const std::string& file) {
+  std::ifstream in(file);
+  if (!in) throw Failure{fmt::format("cannot open '{}': {}", file, std::strerror(errno))};
+  std::string line;
+  std::getline(in, line);
+  const std::size_t at = line.find(passline::Reproducer::marker);
+  if (at == std::string::npos) {
+    throw Failure{fmt::format("'{}' is not a reproducer: its first line has no '{}'", file, passline::Reproducer::marker)};
+  }
+  return fmt::format("\"{}\" {}", file, line.substr(at + passline::Reproducer::marker.size()));
+}
 
 /// The input module: from a file (mapped, see ir::Source::open) or stdin.
 passline::ir::Module read_input(const std::string& path) {
@@ -165,6 +189,10 @@ int run(const Options& options) {
 
   std::shared_ptr<passline::PassTimings> timings;
   ctx.instruments = instruments(options, timings);
+  if (!options.reproducer.empty()) {
+    ctx.instruments.push_back(std::make_shared<passline::Reproducer>(options.reproducer,
+                                                                     reproducer_settings(options, ctx.opt_level)));
+  }
   passline::ir::Module module = read_input(options.input);
   if (!options.no_verify) passline::ir::verify(module);
   {
@@ -235,11 +263,31 @@ int main(int argc, char** argv) {
       ->group("Debugging");
   app.add_flag("--verify-each", options.verify_each, "verify the IR after every pass; a broken IR stops the run naming the pass")
       ->group("Debugging");
+  app.add_option("--reproducer", options.reproducer,
+                 "when a pass fails, write the IR it failed on and how to replay it to FILE, e.g. --reproducer=crash.ir")
+      ->group("Debugging");
+  app.add_option("--run-reproducer", options.run_reproducer,
+                 "replay a file written by --reproducer: its IR through the pass that failed, e.g. --run-reproducer crash.ir")
+      ->group("Debugging");
   app.add_option("--opt-bisect-limit", options.bisect_limit,
                  "run only the first N optional passes, saying of each whether it runs, e.g. --opt-bisect-limit=3")
       ->group("Debugging");
   try {
     app.parse(argc, argv);
+    if (!options.run_reproducer.empty()) {  // the run the file describes, with its own flags
+      const std::string output = options.output;
+      std::string arguments;
+      try {
+        arguments = replay_arguments(options.run_reproducer);
+      } catch (const Failure& e) {
+        fmt::print(stderr, "passline-opt: error: {}\n", e.message);
+        return 1;
+      }
+      app.clear();
+      options = Options{};
+      app.parse(arguments, false);
+      options.output = output;
+    }
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 1;  // --help is a success; every usage error exits 1
   }
