@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <exception>
 #include <stdexcept>
 #include <filesystem>
@@ -172,6 +173,29 @@ struct Failing {
   static constexpr passline::PassInfo info{.name = "Failing"};
   ir::Module operator()(ir::Module, passline::PassContext&) const { throw std::runtime_error("failed"); }
 };
+
+TEST(Instruments, OutputIsTheSameOnOneThreadOrTwo) {
+  // Several functions, so function passes run them in parallel on two threads.
+  std::string text;
+  for (int f = 0; f < 8; ++f) {
+    text += "def @f" + std::to_string(f) + "(%x: i64) -> i64 {\n  let %a = mul(2, " + std::to_string(f) +
+            ");\n  let %b = add(%x, 0);\n  add(%b, %a)\n}\n\n";
+  }
+  auto output = [&](std::int64_t threads) {
+    std::string out;
+    passline::PassContext ctx;
+    ctx.config.set(passline::config::threads, threads);
+    ctx.instruments = {std::make_shared<passline::OptBisect>(3, into(out)),
+                       std::make_shared<passline::PrintChanged>(passline::PrintChanged::Mode::full, into(out)),
+                       std::make_shared<passline::PrintIR>(passline::PrintIR::Options{.after = {"SimplifyExpr"}}, into(out))};
+    auto scope = ctx.enter();
+    out += ir::print(passline::parse_pipeline("O2", passline::pipelines::registry())(ir::parse(text), ctx));
+    return out;
+  };
+  const std::string one = output(1);
+  EXPECT_EQ(output(2), one);
+  EXPECT_NE(one.find("BISECT: NOT running pass (4)"), std::string::npos) << one;
+}
 
 /// An instrument that looks at the input of a pass that failed.
 struct FailureWatcher final : passline::Instrument {
