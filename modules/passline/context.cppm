@@ -37,6 +37,8 @@ class PassContext {
   std::vector<std::shared_ptr<Instrument>> instruments = {};
   /// Where passes report diagnostics; shared by copies of the context.
   std::shared_ptr<Diagnostics> diagnostics = std::make_shared<Diagnostics>();
+  /// Counters passes keep (`--stats`); shared by copies of the context.
+  std::shared_ptr<Statistics> statistics = std::make_shared<Statistics>();
 
   inline bool is_required(std::string_view name) const {
     return std::ranges::find(required, name) != required.end();

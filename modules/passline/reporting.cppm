@@ -5,12 +5,17 @@
 // on; the caller decides what errors mean. Contexts derived from one another
 // share one sink, and the sink is safe to use from parallel function passes.
 module;
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
+#include <string_view>
 #include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include <fmt/format.h>
 export module passline:reporting;
 
 export namespace passline {
@@ -62,6 +67,57 @@ class Diagnostics {
   std::vector<Diagnostic> entries_;
   std::size_t errors_ = 0;
   std::function<void(const Diagnostic&)> handler_;
+};
+
+/// Counters that passes keep (`--stats`): how many constants FoldConstant
+/// folded, how many lets DeadCodeElimination dropped. A pass adds to a
+/// counter it names; counts add up across functions and threads, so the
+/// totals are the same on any number of threads. Shared like Diagnostics.
+class Statistics {
+ public:
+  struct Counter {
+    std::string pass;
+    std::string name;
+    std::int64_t value = 0;
+  };
+
+  void add(std::string_view pass, std::string_view name, std::int64_t amount = 1) {
+    if (amount == 0) return;
+    std::lock_guard lock(mutex_);
+    for (Counter& counter : counters_) {
+      if (counter.pass == pass && counter.name == name) {
+        counter.value += amount;
+        return;
+      }
+    }
+    counters_.push_back({std::string(pass), std::string(name), amount});
+  }
+
+  /// The counters, sorted by pass and then name.
+  std::vector<Counter> counters() const {
+    std::lock_guard lock(mutex_);
+    std::vector<Counter> sorted = counters_;
+    std::ranges::sort(sorted, [](const Counter& a, const Counter& b) {
+      return a.pass != b.pass ? a.pass < b.pass : a.name < b.name;
+    });
+    return sorted;
+  }
+
+  /// The counters as LLVM's `-stats` prints them.
+  std::string report() const {
+    std::string out =
+        "===-------------------------------------------------------------------------===\n"
+        "                          ... Statistics Collected ...\n"
+        "===-------------------------------------------------------------------------===\n\n";
+    for (const Counter& counter : counters()) {
+      out += fmt::format(fmt::runtime("{:>8} {:<24} - {}\n"), counter.value, counter.pass, counter.name);
+    }
+    return out;
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::vector<Counter> counters_;
 };
 
 }  // namespace passline

@@ -51,6 +51,7 @@ struct Options {
   std::optional<std::int64_t> bisect_limit;
   std::string reproducer;
   std::string run_reproducer;
+  bool stats = false;
 };
 
 
@@ -199,10 +200,12 @@ int run(const Options& options) {
     // The timing report comes out whether the pipeline succeeds or not.
     struct Report {
       const std::shared_ptr<passline::PassTimings>& timings;
+      const passline::Statistics* statistics;
       ~Report() {
         if (timings) fmt::print(stderr, "{}", timings->report());
+        if (statistics) fmt::print(stderr, "{}", statistics->report());
       }
-    } report{timings};
+    } report{timings, options.stats ? ctx.statistics.get() : nullptr};
     auto scope = ctx.enter();
     module = pipeline(std::move(module), ctx);
   }
@@ -262,6 +265,8 @@ int main(int argc, char** argv) {
                  "write DIR/000-input.ir, then DIR/001-<Pass>.ir... after each pass, e.g. --dump-dir=dumps")
       ->group("Debugging");
   app.add_flag("--verify-each", options.verify_each, "verify the IR after every pass; a broken IR stops the run naming the pass")
+      ->group("Debugging");
+  app.add_flag("--stats", options.stats, "print the counters passes keep (constants folded, lets dropped...) at the end")
       ->group("Debugging");
   app.add_option("--reproducer", options.reproducer,
                  "when a pass fails, write the IR it failed on and how to replay it to FILE, e.g. --reproducer=crash.ir")

@@ -31,6 +31,7 @@ class CommonSubexpr final : public Rewrite {
     const ExprId number = first == values_.end() ? no_expr : *first;
     if (number != no_expr && holder_[number] != no_expr) {
       changed = true;
+      ++reused;
       return holder_[number];
     }
     const ExprId id = list_node(out, n, list);
@@ -42,6 +43,9 @@ class CommonSubexpr final : public Rewrite {
     if (number == no_expr) values_.insert(id);  // a new value, numbered by its first node
     return id;
   }
+
+  /// Expressions replaced by the variable of an equal one.
+  std::int64_t reused = 0;
 
   ExprId bind(BodyBuilder& out, ExprId, ExprId value) override {
     return out[value].kind == Kind::var ? value : no_expr;  // `let %b = %a` : %b is %a
@@ -163,9 +167,10 @@ struct EliminateCommonSubexpr {
       .summary = "replaces an expression equal to an in-scope let's value by its variable",
   };
 
-  Function operator()(Function fn, const Module&, PassContext&) const {
+  Function operator()(Function fn, const Module&, PassContext& ctx) const {
     detail::CommonSubexpr cse;
     fn.body = rewrite(std::move(fn.body), cse);
+    ctx.statistics->add(info.name, "expressions reused", cse.reused);
     return fn;
   }
 };

@@ -33,7 +33,12 @@ class DeadCode final : public Rewrite {
     effect_ = {};
   }
 
-  bool drop(ExprId let) override { return dead_[let] != 0; }
+  bool drop(ExprId let) override {
+    dropped += dead_[let];
+    return dead_[let] != 0;
+  }
+  /// Lets dropped.
+  std::int64_t dropped = 0;
 
   int branch(const BodyBuilder& out, ExprId cond) override {
     return out[cond].kind == Kind::bool_const ? (out[cond].a != 0 ? 0 : 1) : -1;
@@ -114,7 +119,7 @@ struct DeadCodeElimination {
       .summary = "drops unused pure lets, branches never taken and unreachable globals",
   };
 
-  Module operator()(Module module, PassContext&) const {
+  Module operator()(Module module, PassContext& ctx) const {
     // Names stay where they are (bodies change, not the list), so one index serves throughout.
     const auto index = module.index();
     const std::vector<std::uint8_t> pure = pure_functions(module, index);
@@ -126,6 +131,7 @@ struct DeadCodeElimination {
       if (fn.skip_optimization) continue;
       detail::DeadCode dead(*fn.body, effects(*fn.body, pure_global));
       fn.body = rewrite(std::move(fn.body), dead);  // in place when this module alone holds it
+      ctx.statistics->add(info.name, "lets dropped", dead.dropped);
     }
 
     std::vector<std::uint8_t> root(module.functions.size(), 0);
@@ -141,6 +147,8 @@ struct DeadCodeElimination {
     for (std::size_t i = 0; i < module.functions.size(); ++i) {
       if (live[i]) kept.push_back(std::move(module.functions[i]));
     }
+    ctx.statistics->add(info.name, "functions dropped",
+                        static_cast<std::int64_t>(module.functions.size() - kept.size()));
     module.functions = std::move(kept);
     return module;
   }

@@ -36,17 +36,21 @@ class Folder final : public Rewrite {
  public:
   /// Without a context, what cannot be folded is not reported.
   Folder(const Module* module, PassContext* ctx) : module_(module), ctx_(ctx) {}
+  /// Operators and projections folded.
+  std::int64_t folded = 0;
 
   ExprId node(BodyBuilder& out, ExprId, const Node& n, std::vector<ExprId>& list) override {
     if (n.kind == Kind::op) {
-      if (auto folded = fold(out, n)) {
+      if (auto result = fold(out, n)) {
         changed = true;
-        return *folded;
+        ++folded;
+        return *result;
       }
     } else if (n.kind == Kind::proj && out[n.a].kind == Kind::tuple) {
       const std::span<const ExprId> elements = out.list(out[n.a].b, out[n.a].c);
       if (std::ranges::all_of(elements, [&](ExprId e) { return constant(out, e).has_value(); })) {
         changed = true;
+        ++folded;
         return elements[n.b];
       }
     }
@@ -147,6 +151,7 @@ struct FoldConstant {
   Function operator()(Function fn, const Module& module, PassContext& ctx) const {
     detail::Folder folder(&module, &ctx);
     fn.body = rewrite(std::move(fn.body), folder);
+    ctx.statistics->add(info.name, "expressions folded", folder.folded);
     return fn;
   }
 };

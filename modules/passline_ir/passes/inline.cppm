@@ -40,6 +40,8 @@ class Inliner final : public Rewrite {
   Inliner(const std::unordered_map<std::string_view, std::size_t>& index,
           const std::vector<std::shared_ptr<const Body>>& bodies, const std::vector<std::uint8_t>& inlinable)
       : index_(index), bodies_(bodies), inlinable_(inlinable) {}
+  /// Calls replaced by the callee's body.
+  std::int64_t inlined = 0;
 
   ExprId node(BodyBuilder& out, ExprId, const Node& n, std::vector<ExprId>& list) override {
     if (n.kind != Kind::call || out[n.a].kind != Kind::global) return list_node(out, n, list);
@@ -56,6 +58,7 @@ class Inliner final : public Rewrite {
     ExprId result = copy_tree(out, body, body.root(), map_);
     for (std::size_t i = vars.size(); i-- > 0;) result = out.let(vars[i], list[i], result, n.type, n.loc);
     changed = true;
+    ++inlined;
     return result;
   }
 
@@ -81,7 +84,7 @@ struct Inline {
   static constexpr auto options =
       passline::options(passline::option<&Inline::max_size>("max-size", "largest callee inlined, in nodes of its body"));
 
-  Module operator()(Module module, PassContext&) const {
+  Module operator()(Module module, PassContext& ctx) const {
     const std::size_t count = module.functions.size();
     const auto index = module.index();
     // The call graph, and its functions callees first (Kahn's algorithm on
@@ -123,6 +126,7 @@ struct Inline {
       if (fn.skip_optimization) continue;
       detail::Inliner inliner(index, bodies, inlinable);
       bodies[i] = rewrite(bodies[i], inliner);
+      ctx.statistics->add(info.name, "calls inlined", inliner.inlined);
       inlinable[i] = placed[i] && detail::live_size(*bodies[i]) <= static_cast<std::size_t>(max_size) ? 1 : 0;
     }
     for (std::size_t i = 0; i < count; ++i) module.functions[i].body = bodies[i];

@@ -181,6 +181,7 @@ TEST(Instruments, OutputIsTheSameOnOneThreadOrTwo) {
     text += "def @f" + std::to_string(f) + "(%x: i64) -> i64 {\n  let %a = mul(2, " + std::to_string(f) +
             ");\n  let %b = add(%x, 0);\n  add(%b, %a)\n}\n\n";
   }
+  std::vector<std::string> statistics;
   auto output = [&](std::int64_t threads) {
     std::string out;
     passline::PassContext ctx;
@@ -190,11 +191,35 @@ TEST(Instruments, OutputIsTheSameOnOneThreadOrTwo) {
                        std::make_shared<passline::PrintIR>(passline::PrintIR::Options{.after = {"SimplifyExpr"}}, into(out))};
     auto scope = ctx.enter();
     out += ir::print(passline::parse_pipeline("O2", passline::pipelines::registry())(ir::parse(text), ctx));
+    statistics.push_back(ctx.statistics->report());
     return out;
   };
   const std::string one = output(1);
   EXPECT_EQ(output(2), one);
   EXPECT_NE(one.find("BISECT: NOT running pass (4)"), std::string::npos) << one;
+  EXPECT_EQ(statistics[0], statistics[1]);
+}
+
+TEST(Instruments, PassesCountWhatTheyDid) {
+  passline::PassContext ctx;
+  (void)passline::parse_pipeline("O2", passline::pipelines::registry())(
+      ir::parse("def @f(%x: i64) -> i64 {\n  let %a = mul(2, 3);\n  let %b = add(%x, %a);\n"
+                "  let %c = add(%x, %a);\n  let %dead = mul(%x, 9);\n  mul(%b, %c)\n}\n"),
+      ctx);
+  std::vector<std::string> counters;
+  for (const auto& counter : ctx.statistics->counters()) {
+    counters.push_back(counter.pass + ": " + counter.name + " = " + std::to_string(counter.value));
+  }
+  EXPECT_EQ(counters, (std::vector<std::string>{"DeadCodeElimination: lets dropped = 1",
+                                                "EliminateCommonSubexpr: expressions reused = 1",
+                                                "FoldConstant: expressions folded = 1"}));
+  EXPECT_EQ(ctx.statistics->report(),
+            "===-------------------------------------------------------------------------===\n"
+            "                          ... Statistics Collected ...\n"
+            "===-------------------------------------------------------------------------===\n\n"
+            "       1 DeadCodeElimination      - lets dropped\n"
+            "       1 EliminateCommonSubexpr   - expressions reused\n"
+            "       1 FoldConstant             - expressions folded\n");
 }
 
 /// An instrument that looks at the input of a pass that failed.
