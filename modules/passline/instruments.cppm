@@ -366,3 +366,88 @@ class Reproducer final : public Instrument {
 };
 
 }  // namespace passline
+
+export namespace passline {
+
+/// `--print-pass-graph`: records the passes a run ran, in order, nested in
+/// their pipelines, with an edge from each pass run as a prerequisite to the
+/// pass that required it; `dot()` writes that as Graphviz DOT.
+class PassGraph final : public Instrument {
+ public:
+  bool wants_failed_input() const override { return false; }
+  void enter_context() override {
+    steps_.clear();
+    open_.clear();
+  }
+  void before_pass(const PassInfo& info, IRView, const PassPlace& place) override {
+    steps_.push_back({std::string(info.name), std::string(place.required_by), open_.empty() ? -1 : open_.back(),
+                      place.pipeline});
+    if (place.pipeline) open_.push_back(static_cast<int>(steps_.size() - 1));
+  }
+  void after_pass(const PassInfo&, IRView, const PassPlace& place) override { close(place); }
+  void after_failed_pass(const PassInfo&, IRView, const PassPlace& place, std::exception_ptr) override { close(place); }
+
+  /// The graph: a cluster per pipeline, passes in run order joined by solid
+  /// edges, and a dashed "required by" edge from each prerequisite run.
+  std::string dot() const {
+    std::string out = "digraph passes {\n  rankdir=LR;\n  node [shape=box, fontname=\"monospace\"];\n";
+    auto id = [](int i) { return fmt::format(fmt::runtime("p{}"), i); };
+    // Clusters, innermost written inside their parents; the run order goes
+    // through them, from the last pass before a pipeline to its first.
+    struct Ends {
+      int first = -1;
+      int last = -1;
+    };
+    auto write = [&](auto& self, int parent, std::string indent) -> Ends {
+      Ends ends;
+      auto link = [&](int from, int to) {
+        if (from >= 0 && to >= 0) out += fmt::format(fmt::runtime("{}{} -> {};\n"), indent, id(from), id(to));
+      };
+      for (std::size_t i = 0; i < steps_.size(); ++i) {
+        if (steps_[i].parent != parent) continue;
+        Ends step{static_cast<int>(i), static_cast<int>(i)};
+        if (steps_[i].pipeline) {
+          out += fmt::format(fmt::runtime("{}subgraph cluster_{} {{\n{}  label=\"{}\";\n"), indent, i, indent,
+                             steps_[i].name);
+          step = self(self, static_cast<int>(i), indent + "  ");
+          out += indent + "}\n";
+        } else {
+          out += fmt::format(fmt::runtime("{}{} [label=\"{}\"];\n"), indent, id(i), steps_[i].name);
+        }
+        if (step.first < 0) continue;  // an empty pipeline
+        link(ends.last, step.first);
+        if (ends.first < 0) ends.first = step.first;
+        ends.last = step.last;
+      }
+      return ends;
+    };
+    write(write, -1, "  ");
+    // Each prerequisite to the next pass of its name's requirer that ran after it.
+    for (std::size_t i = 0; i < steps_.size(); ++i) {
+      if (steps_[i].required_by.empty()) continue;
+      for (std::size_t j = i + 1; j < steps_.size(); ++j) {
+        if (!steps_[j].pipeline && steps_[j].name == steps_[i].required_by) {
+          out += fmt::format(fmt::runtime("  {} -> {} [style=dashed, label=\"required by\"];\n"), id(static_cast<int>(i)),
+                             id(static_cast<int>(j)));
+          break;
+        }
+      }
+    }
+    return out + "}\n";
+  }
+
+ private:
+  struct Step {
+    std::string name;
+    std::string required_by;
+    int parent;  // the step of the enclosing pipeline, or -1
+    bool pipeline;
+  };
+  void close(const PassPlace& place) {
+    if (place.pipeline && !open_.empty()) open_.pop_back();
+  }
+  std::vector<Step> steps_;
+  std::vector<int> open_;
+};
+
+}  // namespace passline

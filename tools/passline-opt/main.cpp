@@ -52,6 +52,7 @@ struct Options {
   std::string reproducer;
   std::string run_reproducer;
   bool stats = false;
+  bool print_pass_graph = false;
 };
 
 
@@ -190,6 +191,8 @@ int run(const Options& options) {
 
   std::shared_ptr<passline::PassTimings> timings;
   ctx.instruments = instruments(options, timings);
+  auto graph = std::make_shared<passline::PassGraph>();
+  if (options.print_pass_graph) ctx.instruments.push_back(graph);
   if (!options.reproducer.empty()) {
     ctx.instruments.push_back(std::make_shared<passline::Reproducer>(options.reproducer,
                                                                      reproducer_settings(options, ctx.opt_level)));
@@ -210,6 +213,7 @@ int run(const Options& options) {
     module = pipeline(std::move(module), ctx);
   }
   if (!options.no_verify) passline::ir::verify(module);
+  if (options.print_pass_graph) return fmt::print("{}", graph->dot()), 0;
   write_output(options.output, module);
   return 0;
 }
@@ -265,6 +269,10 @@ int main(int argc, char** argv) {
                  "write DIR/000-input.ir, then DIR/001-<Pass>.ir... after each pass, e.g. --dump-dir=dumps")
       ->group("Debugging");
   app.add_flag("--verify-each", options.verify_each, "verify the IR after every pass; a broken IR stops the run naming the pass")
+      ->group("Debugging");
+  app.add_flag("--print-pass-graph", options.print_pass_graph,
+               "run the pipeline, then print the passes it ran with their required-by edges as Graphviz DOT "
+               "instead of the IR, e.g. --print-pass-graph | dot -Tsvg > passes.svg")
       ->group("Debugging");
   app.add_flag("--stats", options.stats, "print the counters passes keep (constants folded, lets dropped...) at the end")
       ->group("Debugging");
