@@ -109,9 +109,11 @@ class PrintChanged final : public Instrument {
   void before_pass(const PassInfo&, IRView ir, const PassPlace&) override {
     if (started_) return;
     started_ = true;
-    text_ = ir.print();
     fingerprint_ = ir.fingerprint();
-    if (mode_ != Mode::quiet) out_("// *** IR Dump At Start ***\n" + detail::with_newline(text_));
+    if (mode_ == Mode::quiet && fingerprint_) return;  // nothing to show, nor to compare by text
+    std::string text = ir.print();
+    if (mode_ != Mode::quiet) out_("// *** IR Dump At Start ***\n" + detail::with_newline(text));
+    if (!fingerprint_) text_ = std::move(text);
   }
   void after_pass(const PassInfo& info, IRView ir, const PassPlace& place) override {
     if (place.pipeline) return;
@@ -130,16 +132,16 @@ class PrintChanged final : public Instrument {
     }
     if (text.empty()) text = ir.print();
     out_(detail::dump_header("After", info, place) + detail::with_newline(text));
-    text_ = std::move(text);
     fingerprint_ = fingerprint;
+    if (!fingerprint_) text_ = std::move(text);
   }
 
  private:
   Mode mode_;
   Output out_;
   bool started_ = false;
-  std::string text_;                           // the IR as last printed
-  std::optional<std::uint64_t> fingerprint_;  // and its fingerprint
+  std::optional<std::uint64_t> fingerprint_;  // of the IR as last printed
+  std::string text_;                           // the IR as last printed, kept only without a fingerprint
 };
 
 /// The report of `--time-passes`: pipelines and the passes under them, by
@@ -180,19 +182,20 @@ class PassTimings {
     out += fmt::format("  Total Execution Time: {:.6f} seconds\n\n", total_time);
     out += "   -----Wall Time-----    -----Self Time-----   Count  Name\n";
     auto percent = [&](double t) { return total_time > 0 ? 100 * t / total_time : 0.0; };
-    auto slower = [](const Entry* a, const Entry* b) { return a->wall != b->wall ? a->wall > b->wall : a->name < b->name; };
+    auto slowest_first = [](const Entry& parent) {
+      std::vector<const Entry*> children;
+      for (const Entry& child : parent.children) children.push_back(&child);
+      std::ranges::sort(children, [](const Entry* a, const Entry* b) {
+        return a->wall != b->wall ? a->wall > b->wall : a->name < b->name;
+      });
+      return children;
+    };
     auto write = [&](auto& self, const Entry& entry, std::size_t depth) -> void {
       out += fmt::format("  {:10.6f} ({:5.1f}%)  {:10.6f} ({:5.1f}%)  {:6}  {}{}\n", entry.wall, percent(entry.wall),
                          entry.self(), percent(entry.self()), entry.count, std::string(2 * depth, ' '), entry.name);
-      std::vector<const Entry*> children;
-      for (const Entry& child : entry.children) children.push_back(&child);
-      std::ranges::sort(children, slower);
-      for (const Entry* child : children) self(self, *child, depth + 1);
+      for (const Entry* child : slowest_first(entry)) self(self, *child, depth + 1);
     };
-    std::vector<const Entry*> top_level;
-    for (const Entry& entry : root_.children) top_level.push_back(&entry);
-    std::ranges::sort(top_level, slower);
-    for (const Entry* entry : top_level) write(write, *entry, 0);
+    for (const Entry* entry : slowest_first(root_)) write(write, *entry, 0);
     out += fmt::format("  {:10.6f} (100.0%)                                   Total\n", total_time);
     return out;
   }
