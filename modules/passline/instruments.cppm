@@ -30,6 +30,7 @@ import :instrument;
 import :ir_view;
 import :pass_info;
 import :error;
+import :diff;
 
 export namespace passline {
 
@@ -98,22 +99,26 @@ class PrintIR final : public Instrument {
 
 /// `--print-changed`: the IR once at the start, then after each pass the IR
 /// only if it changed (by fingerprint, or by text for an IR without one),
-/// else a one-line note; `quiet` prints changed IR only.
+/// else a one-line note. `quiet` prints changed IR only; `diff` prints a
+/// unified diff from the IR as last printed instead of the whole IR.
 class PrintChanged final : public Instrument {
  public:
   bool wants_failed_input() const override { return false; }
-  enum class Mode { full, quiet };
+  enum class Mode { full, quiet, diff };
   explicit PrintChanged(Mode mode = Mode::full, Output out = to_stderr()) : mode_(mode), out_(std::move(out)) {}
 
-  void enter_context() override { started_ = false; }
+  void enter_context() override {
+    started_ = false;
+    last_ = "input";
+  }
   void before_pass(const PassInfo&, IRView ir, const PassPlace&) override {
     if (started_) return;
     started_ = true;
     fingerprint_ = ir.fingerprint();
     if (mode_ == Mode::quiet && fingerprint_) return;  // nothing to show, nor to compare by text
-    std::string text = ir.print();
-    if (mode_ != Mode::quiet) out_("// *** IR Dump At Start ***\n" + detail::with_newline(text));
-    if (!fingerprint_) text_ = std::move(text);
+    std::string text = detail::with_newline(ir.print());
+    if (mode_ != Mode::quiet) out_("// *** IR Dump At Start ***\n" + text);
+    if (keeps_text()) text_ = std::move(text);
   }
   void after_pass(const PassInfo& info, IRView ir, const PassPlace& place) override {
     if (place.pipeline) return;
@@ -123,25 +128,36 @@ class PrintChanged final : public Instrument {
     if (fingerprint && fingerprint_) {
       same = *fingerprint == *fingerprint_;  // unchanged functions are not hashed again
     } else {
-      text = ir.print();
+      text = detail::with_newline(ir.print());
       same = text == text_;
     }
     if (same) {
       if (mode_ != Mode::quiet) out_(detail::dump_header("After", info, place, " omitted because no change"));
       return;
     }
-    if (text.empty()) text = ir.print();
-    out_(detail::dump_header("After", info, place) + detail::with_newline(text));
+    if (text.empty()) text = detail::with_newline(ir.print());
+    const std::string label = std::string(info.name);
+    if (mode_ == Mode::diff) {
+      out_(detail::dump_header("After", info, place) + unified_diff(text_, text, last_, label));
+    } else {
+      out_(detail::dump_header("After", info, place) + text);
+    }
     fingerprint_ = fingerprint;
-    if (!fingerprint_) text_ = std::move(text);
+    last_ = label;
+    if (keeps_text()) text_ = std::move(text);
   }
 
  private:
+  /// The text of the IR as last printed is kept to diff with, or to compare
+  /// by when the IR has no fingerprint.
+  bool keeps_text() const { return mode_ == Mode::diff || !fingerprint_; }
+
   Mode mode_;
   Output out_;
   bool started_ = false;
   std::optional<std::uint64_t> fingerprint_;  // of the IR as last printed
-  std::string text_;                           // the IR as last printed, kept only without a fingerprint
+  std::string text_;                           // the IR as last printed, when kept
+  std::string last_;                           // the pass after which it was printed
 };
 
 /// The report of `--time-passes`: pipelines and the passes under them, by

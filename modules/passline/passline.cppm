@@ -21,6 +21,7 @@ export import :value;
 export import :config;
 export import :instrument;
 export import :instruments;
+export import :diff;
 export import :reporting;
 export import :ir_view;
 export import :options;

@@ -68,8 +68,9 @@ std::vector<std::shared_ptr<passline::Instrument>> instruments(const Options& o,
         .before = o.print_before, .after = o.print_after, .before_all = o.print_before_all, .after_all = o.print_after_all}));
   }
   if (!o.print_changed.empty()) {
-    out.push_back(std::make_shared<passline::PrintChanged>(o.print_changed == "quiet" ? passline::PrintChanged::Mode::quiet
-                                                                                       : passline::PrintChanged::Mode::full));
+    using Mode = passline::PrintChanged::Mode;
+    const Mode mode = o.print_changed == "quiet" ? Mode::quiet : o.print_changed == "diff" ? Mode::diff : Mode::full;
+    out.push_back(std::make_shared<passline::PrintChanged>(mode));
   }
   if (!o.dump_dir.empty()) out.push_back(std::make_shared<passline::DumpDir>(o.dump_dir));
   if (o.verify_each) out.push_back(passline::ir::verify_each());
@@ -261,8 +262,9 @@ int main(int argc, char** argv) {
   app.add_flag("--print-after-all", options.print_after_all, "print the IR to stderr after every pass")->group("Debugging");
   app.add_flag("--print-changed{full}", options.print_changed,
                "print the IR at the start, then after each pass only if it changed (else a note); "
-               "=quiet prints the changed IR only, e.g. --print-changed=quiet")
-      ->check(CLI::IsMember({"full", "quiet"}))->group("Debugging");
+               "=diff prints a unified diff instead of the whole IR; =quiet prints the changed IR only, "
+               "e.g. --print-changed=diff")
+      ->check(CLI::IsMember({"full", "diff", "quiet"}))->group("Debugging");
   app.add_flag("--time-passes", options.time_passes, "time each pass and pipeline; a nested report on stderr at the end")
       ->group("Debugging");
   app.add_option("--dump-dir", options.dump_dir,

@@ -72,6 +72,34 @@ TEST(Instruments, PrintChangedPrintsTheStartThenOnlyChanges) {
             "def @f(%x: i64) -> i64 {\n  add(%x, 6)\n}\n");
 }
 
+TEST(Instruments, PrintChangedDiffShowsWhatEachPassChangedFromTheLastPrint) {
+  std::string diff;
+  run("InferType,FoldConstant,DeadCodeElimination",
+      {std::make_shared<passline::PrintChanged>(passline::PrintChanged::Mode::diff, into(diff))});
+  EXPECT_EQ(diff,
+            "// *** IR Dump At Start ***\n"
+            "def @f(%x: i64) -> i64 {\n  let %a = mul(2, 3);\n  add(%x, %a)\n}\n"
+            "// *** IR Dump After InferType ***\n"
+            "--- input\n+++ InferType\n"
+            "@@ -1,4 +1,4 @@\n"
+            " def @f(%x: i64) -> i64 {\n-  let %a = mul(2, 3);\n+  let %a: i64 = mul(2, 3);\n   add(%x, %a)\n }\n"
+            "// *** IR Dump After FoldConstant ***\n"
+            "--- InferType\n+++ FoldConstant\n"
+            "@@ -1,4 +1,3 @@\n"
+            " def @f(%x: i64) -> i64 {\n-  let %a: i64 = mul(2, 3);\n-  add(%x, %a)\n+  add(%x, 6)\n }\n"
+            "// *** IR Dump After DeadCodeElimination omitted because no change ***\n");
+}
+
+// Hunk headings name the line above the hunk that starts a definition, as
+// git's do: `def @main(...)` in a module.
+TEST(Instruments, UnifiedDiffKeepsThreeLinesOfContextAndIsEmptyForEqualTexts) {
+  EXPECT_EQ(passline::unified_diff("a\nb\n", "a\nb\n", "x", "y"), "");
+  EXPECT_EQ(passline::unified_diff("1\n2\n3\n4\n5\n6\n7\n8\n9\n", "1\n2\n3\n4\nfive\n6\n7\n8\n9\n", "old", "new"),
+            "--- old\n+++ new\n@@ -2,7 +2,7 @@\n 2\n 3\n 4\n-5\n+five\n 6\n 7\n 8\n");
+  EXPECT_EQ(passline::unified_diff("a\n", "a\nb", "old", "new", 0),
+            "--- old\n+++ new\n@@ -1,0 +2 @@ a\n+b\n\\ No newline at end of file\n");
+}
+
 TEST(Instruments, PrintChangedSaysWhichPassRequiredAPrerequisite) {
   std::string text;
   run("FoldConstant", {std::make_shared<passline::PrintChanged>(passline::PrintChanged::Mode::full, into(text))});
