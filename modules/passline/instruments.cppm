@@ -31,6 +31,9 @@ import :ir_view;
 import :pass_info;
 import :error;
 import :diff;
+import :context;
+import :ir_traits;
+import :options;
 
 export namespace passline {
 
@@ -95,6 +98,27 @@ class PrintIR final : public Instrument {
 
   Options options_;
   Output out_;
+};
+
+/// PrintIR as a pass, as TVM has it: prints the IR where the pass stands in
+/// a pipeline, to stderr under a header, and hands it on unchanged. For any
+/// IR that IRTraits can print; registered as `PrintIR`, so that pipeline text
+/// can say `InferType,PrintIR{header=typed},FoldConstant`.
+struct PrintIRPass {
+  static constexpr PassInfo info{.name = "PrintIR",
+                                 .opt_level = 0,
+                                 .summary = "prints the IR to stderr and changes nothing",
+                                 .optional = false};
+  std::string header = {};
+  static constexpr auto options =
+      passline::options(option<&PrintIRPass::header>("header", "a title for the dump: // *** PrintIR: <header> ***"));
+
+  template <Printable IR>
+  IR operator()(IR ir, PassContext&) const {
+    const std::string title = header.empty() ? std::string("PrintIR") : "PrintIR: " + header;
+    to_stderr()(fmt::format(fmt::runtime("// *** {} ***\n"), title) + detail::with_newline(IRTraits<IR>::print(ir)));
+    return ir;
+  }
 };
 
 /// `--print-changed`: the IR once at the start, then after each pass the IR

@@ -17,6 +17,7 @@
 #include <optional>
 #include <string_view>
 #include <string>
+#include <variant>
 #include <vector>
 import passline;
 import passline.ir;
@@ -142,6 +143,11 @@ void write_output(const std::string& path, const passline::ir::Module& module) {
   }
 }
 
+bool empty_string(const passline::Value& value) {
+  const auto* text = std::get_if<std::string>(&value);
+  return text && text->empty();
+}
+
 void list_passes(const passline::Registry<passline::ir::Module>& registry) {
   for (const passline::PassListing& pass : registry.list()) {
     std::string required;
@@ -150,7 +156,8 @@ void list_passes(const passline::Registry<passline::ir::Module>& registry) {
                required.empty() ? "" : "  requires " + required, pass.summary);
     for (const passline::OptionSpec& option : pass.options) {
       fmt::print("    {}: {} = {}  {}\n", option.name, passline::value_type_name(option.default_value),
-                 passline::format_value(option.default_value), option.description);
+                 empty_string(option.default_value) ? "\"\"" : passline::format_value(option.default_value),
+                 option.description);
     }
   }
 }

@@ -49,6 +49,26 @@ TEST(Instruments, PrintIRBeforeNamedPassesAndAfterAll) {
             "def @f(%x: i64) -> i64 {\n  add(%x, 6)\n}\n");
 }
 
+TEST(Instruments, PrintIRAsAPassPrintsWhereItStandsAndChangesNothing) {
+  testing::internal::CaptureStderr();
+  const std::string out = run("InferType,PrintIR{header=typed},FoldConstant,PrintIR", {});
+  const std::string printed = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(printed,
+            "// *** PrintIR: typed ***\n"
+            "def @f(%x: i64) -> i64 {\n  let %a: i64 = mul(2, 3);\n  add(%x, %a)\n}\n"
+            "// *** PrintIR ***\n"
+            "def @f(%x: i64) -> i64 {\n  add(%x, 6)\n}\n");
+  EXPECT_EQ(out, "def @f(%x: i64) -> i64 {\n  add(%x, 6)\n}\n");
+
+  // A type with options like any pass: in a static pipeline, and back as text.
+  testing::internal::CaptureStderr();
+  const ir::Module typed = passline::Sequential<ir::InferType, passline::PrintIRPass>{}(ir::parse(program));
+  EXPECT_EQ(testing::internal::GetCapturedStderr(),
+            "// *** PrintIR ***\ndef @f(%x: i64) -> i64 {\n  let %a: i64 = mul(2, 3);\n  add(%x, %a)\n}\n");
+  EXPECT_EQ(passline::parse_pipeline("PrintIR{header=\"after fold\"}", passline::pipelines::registry()).text(),
+            "PrintIR{header=\"after fold\"}");
+}
+
 TEST(Instruments, PrintChangedPrintsTheStartThenOnlyChanges) {
   std::string full;
   run("InferType,FoldConstant,DeadCodeElimination",
