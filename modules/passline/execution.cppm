@@ -191,7 +191,7 @@ class Execution {
   template <class Node>
   [[gnu::noinline]] void step_observed(const PassNode<IR>& node, Chain<IR>& chain) {
     if (ctx_.opt_level < node.info.opt_level) return;
-    const PassPlace place = next_place({}, node.sequence);
+    const PassPlace place = next_place({}, node.sequence, node.options);
     if (!ask_instruments(node.info, chain.ir, place)) return;
     notify_before(node.info, chain.ir, place);
     try {
@@ -227,7 +227,7 @@ class Execution {
   template <class Node = PassNode<IR>>
   inline IR run_admitted(const PassNode<IR>& node, IR ir, std::string_view required_by) {
     if (node.transparent) return run_children(node, std::move(ir));
-    const PassPlace place = next_place(required_by, node.pipeline || node.sequence);
+    const PassPlace place = next_place(required_by, node.pipeline || node.sequence, node.options);
     if (!plain_ && !admitted_by_instruments(node.info, ir, place)) return ir;
     if (!node.info.required.empty()) ir = satisfy_requirements(node, std::move(ir));
     if (node.pipeline) {
@@ -284,12 +284,13 @@ class Execution {
     }
   }
 
-  inline PassPlace next_place(std::string_view required_by, bool pipeline) {
+  inline PassPlace next_place(std::string_view required_by, bool pipeline, PassPlace::Options options = {}) {
     return PassPlace{.depth = path_.size(),
                      .parent = path_.empty() ? std::string_view() : path_.back(),
                      .sequence = ++sequence_,
                      .required_by = required_by,
-                     .pipeline = pipeline};
+                     .pipeline = pipeline,
+                     .options = options};
   }
 
   /// Every instrument is asked, and all must agree; passes the context requires are not asked about.

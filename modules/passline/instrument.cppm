@@ -7,10 +7,16 @@
 module;
 #include <cstddef>
 #include <exception>
+#include <span>
+#include <string>
 #include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
 export module passline:instrument;
 import :pass_info;
 import :ir_view;
+import :value;
 
 export namespace passline {
 
@@ -26,6 +32,10 @@ struct PassPlace {
   std::string_view required_by = {};
   /// Whether it is a pipeline, whose passes the instrument sees one by one too.
   bool pipeline = false;
+  /// The values of its options, as pipeline text would set them; empty for
+  /// a pass of a static pipeline, which runs with its defaults.
+  using Options = std::span<const std::pair<std::string, Value>>;
+  Options options = {};
 };
 
 /// Override the hooks you need; the defaults observe nothing and veto nothing.

@@ -34,6 +34,7 @@ import :diff;
 import :context;
 import :ir_traits;
 import :options;
+import :text_format;
 
 export namespace passline {
 
@@ -379,8 +380,8 @@ class OptBisect final : public Instrument {
 export namespace passline {
 
 /// `--reproducer=FILE`: when a pass fails, writes the IR it failed on to
-/// FILE, after a first line that says how to replay it: the pass alone, with
-/// `settings` (the flags of the run that matter, e.g. `--opt-level=3`). The
+/// FILE, after a first line that says how to replay it: the pass alone with
+/// its options, and `settings` (the flags of the run that matter, e.g. `--opt-level=3`). The
 /// line is a comment of the IR's text format (`comment`), so the file is
 /// itself an input: `passline-opt --run-reproducer FILE` replays it.
 class Reproducer final : public Instrument {
@@ -393,8 +394,12 @@ class Reproducer final : public Instrument {
   void after_failed_pass(const PassInfo& info, IRView ir, const PassPlace& place, std::exception_ptr) override {
     if (place.pipeline || written_) return;  // the innermost pass that failed, once
     written_ = true;
+    // The pass as pipeline text, with its options; quoted for the replay's
+    // command line when they hold spaces or quotes.
+    std::string pass = detail::with_options(info.name, place.options);
+    if (pass.find_first_of(" \"'") != std::string::npos) pass = "'" + pass + "'";
     std::ofstream out(file_, std::ios::binary | std::ios::trunc);
-    out << fmt::format(fmt::runtime("{} {} --passes={}{}{}\n"), comment_, marker, info.name, settings_.empty() ? "" : " ",
+    out << fmt::format(fmt::runtime("{} {} --passes={}{}{}\n"), comment_, marker, pass, settings_.empty() ? "" : " ",
                        settings_)
         << detail::with_newline(ir.print());
   }

@@ -5,6 +5,7 @@
 // itself. Strings that are not plain words are quoted.
 module;
 #include <algorithm>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -34,6 +35,18 @@ std::string value_text(const Value& value) {
   return quoted + "\"";
 }
 
+/// `Name{a=1 b=x}`: a pass with its option values.
+inline std::string with_options(std::string_view name, std::span<const std::pair<std::string, Value>> options) {
+  std::string text(name);
+  if (options.empty()) return text;
+  text += "{";
+  for (std::size_t i = 0; i < options.size(); ++i) {
+    if (i > 0) text += " ";
+    text += options[i].first + "=" + value_text(options[i].second);
+  }
+  return text + "}";
+}
+
 /// `A,B,seq(C,D)` at the top; `seq(...)` when nested.
 template <class IR>
 std::string node_text(const PassNode<IR>& node, bool top) {
@@ -46,14 +59,7 @@ std::string node_text(const PassNode<IR>& node, bool top) {
     }
     return top ? text : text + ")";
   }
-  std::string text(node.info.name);
-  if (node.options.empty()) return text;
-  text += "{";
-  for (std::size_t i = 0; i < node.options.size(); ++i) {
-    if (i > 0) text += " ";
-    text += node.options[i].first + "=" + value_text(node.options[i].second);
-  }
-  return text + "}";
+  return with_options(node.info.name, node.options);
 }
 
 }  // namespace passline::detail

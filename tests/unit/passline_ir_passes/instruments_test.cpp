@@ -304,4 +304,33 @@ TEST(Instruments, OnlyAnInstrumentThatWantsAFailedPassesInputKeepsACopy) {
   EXPECT_EQ(watcher->seen, program);
 }
 
+/// A pass with options that fails.
+struct FailingWithOptions {
+  static constexpr passline::PassInfo info{.name = "FailingWithOptions"};
+  std::int64_t limit = 1;
+  std::string label = "x";
+  static constexpr auto options =
+      passline::options(passline::option<&FailingWithOptions::limit>("limit", "a number"),
+                        passline::option<&FailingWithOptions::label>("label", "a word"));
+  ir::Module operator()(ir::Module, passline::PassContext&) const { throw std::runtime_error("failed"); }
+};
+
+TEST(Instruments, AReproducerWritesTheFailedPassWithItsOptions) {
+  const std::filesystem::path file = std::filesystem::temp_directory_path() / "passline-reproducer-options.ir";
+  std::filesystem::remove(file);
+  passline::PassContext ctx;
+  ctx.instruments = {std::make_shared<passline::Reproducer>(file, "--opt-level=2")};
+  const passline::Pass<ir::Module> pipeline = passline::sequential<ir::Module>(
+      std::vector<passline::Pass<ir::Module>>{passline::Pass<ir::Module>(ir::InferType{}),
+                                              passline::Pass<ir::Module>(FailingWithOptions{.limit = 3, .label = "a b"})});
+  EXPECT_THROW((void)pipeline(ir::parse(program), ctx), passline::PassError);
+  std::ifstream in(file);
+  std::string first;
+  std::getline(in, first);
+  EXPECT_EQ(first, "// passline-opt reproducer: --passes='FailingWithOptions{limit=3 label=\"a b\"}' --opt-level=2");
+  const std::string rest(std::istreambuf_iterator<char>(in), {});
+  EXPECT_EQ(rest, "def @f(%x: i64) -> i64 {\n  let %a: i64 = mul(2, 3);\n  add(%x, %a)\n}\n");  // typed: after InferType
+  std::filesystem::remove(file);
+}
+
 }  // namespace
