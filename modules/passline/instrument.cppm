@@ -58,6 +58,13 @@ class Instrument {
   /// copy of every pass's input for it, and so a pass can no longer
   /// transform an IR it alone holds in place: say no when you can.
   virtual bool wants_failed_input() const { return true; }
+  /// Whether the instrument hears of each function that a function pass runs
+  /// on: `before_function` and `after_function` (after also when it threw),
+  /// called on the thread that runs the function, so from several threads at
+  /// once when functions run in parallel. Off by default: it costs nothing then.
+  virtual bool wants_functions() const { return false; }
+  virtual void before_function(const PassInfo&, std::string_view /*function*/) {}
+  virtual void after_function(const PassInfo&, std::string_view /*function*/) {}
 };
 
 }  // namespace passline

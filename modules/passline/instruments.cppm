@@ -19,6 +19,9 @@ module;
 #include <fstream>
 #include <functional>
 #include <memory>
+#include <mutex>
+#include <thread>
+#include <utility>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -318,6 +321,67 @@ class DumpDir final : public Instrument {
   std::string extension_;
   std::size_t step_ = 0;
   bool wrote_input_ = false;
+};
+
+/// `--trace=FILE.json`: every pass and pipeline as a Chrome trace event,
+/// which Perfetto (ui.perfetto.dev) and chrome://tracing open. Passes and
+/// pipelines nest on the track of the thread that runs the pipeline; each
+/// function a function pass runs on is an event of its own on the track of
+/// the thread that ran it, so parallel functions show one track per thread.
+/// With a file, the trace is written when the context exits; `json()` gives
+/// it at any time.
+class Trace final : public Instrument {
+ public:
+  using Clock = std::chrono::steady_clock;
+  /// One event: a pass or pipeline, or a function under a function pass.
+  struct Event {
+    std::string name;
+    std::string category;  // "pass", "pipeline" or "function"
+    std::string pass;      // for a function: the pass that ran on it
+    double start = 0;      // microseconds since the context was entered
+    double duration = 0;   // microseconds
+    std::size_t thread = 0;  // 0: the thread that entered the context; then in order of first event
+  };
+
+  /// A trace kept in memory, for `json()` and `events()`.
+  Trace() = default;
+  /// A trace written to `file` when the context exits. The file is created
+  /// when the context is entered, so that a path that cannot be written
+  /// fails before any pass runs.
+  explicit Trace(std::filesystem::path file) : file_(std::move(file)) {}
+
+  bool wants_failed_input() const override { return false; }
+  bool wants_functions() const override { return true; }
+  void enter_context() override;
+  void exit_context() override;
+  void before_pass(const PassInfo& info, IRView, const PassPlace& place) override;
+  void after_pass(const PassInfo&, IRView, const PassPlace&) override { close_pass(); }
+  void after_failed_pass(const PassInfo&, IRView, const PassPlace&, std::exception_ptr) override { close_pass(); }
+  void before_function(const PassInfo& info, std::string_view function) override;
+  void after_function(const PassInfo& info, std::string_view function) override;
+
+  /// The events so far, sorted by start time (then thread, then name).
+  std::vector<Event> events() const;
+  /// The trace as Chrome trace-event JSON: complete ("X") events in
+  /// microseconds, a function's named `FoldConstant on main`, and a name for
+  /// each thread's track.
+  std::string json() const;
+
+ private:
+  struct Open {
+    Event event;
+    Clock::time_point start;
+  };
+  double since_start(Clock::time_point t) const;
+  std::size_t thread_number();  // with mutex_ held
+  void close_pass();
+
+  std::filesystem::path file_;
+  Clock::time_point start_ = Clock::now();
+  mutable std::mutex mutex_;  // functions run on several threads at once
+  std::vector<Event> done_;
+  std::vector<Open> passes_;  // open passes and pipelines, innermost last
+  std::vector<std::pair<std::thread::id, std::vector<Open>>> functions_;  // open functions, by thread
 };
 
 /// A pass left the IR ill-formed (`--verify-each`).

@@ -13,6 +13,7 @@ module;
 #include <cstdint>
 #include <exception>
 #include <optional>
+#include <string>
 #include <thread>
 #include <utility>
 #include <variant>
@@ -27,6 +28,8 @@ import :concepts;
 import :ir_traits;
 import :config;
 import :value;
+import :instrument;
+import :pass_info;
 
 namespace passline::detail {
 
@@ -42,9 +45,29 @@ inline std::size_t function_threads(const PassContext& ctx) {
   return threads > 0 ? static_cast<std::size_t>(threads) : hardware_threads();
 }
 
-/// Runs `pass(function, module, ctx)` on each function of `ir` that does not skip optimization.
+/// The instruments of `ctx` that follow functions.
+inline std::vector<Instrument*> function_listeners(const PassContext& ctx) {
+  std::vector<Instrument*> listeners;
+  for (const auto& instrument : ctx.instruments) {
+    if (instrument->wants_functions()) listeners.push_back(instrument.get());
+  }
+  return listeners;
+}
+
+/// How instruments name function `i` of `ir`: by its name, else `#i`.
+template <class IR>
+std::string function_label(const IR& ir, std::size_t i) {
+  if constexpr (NamesFunctions<IR>) {
+    return std::string(IRTraits<IR>::function_name(IRTraits<IR>::function(ir, i)));
+  } else {
+    return "#" + std::to_string(i);
+  }
+}
+
+/// Runs `pass(function, module, ctx)` on each function of `ir` that does not
+/// skip optimization; `info` names the pass to instruments that follow functions.
 template <class IR, class FunctionCall>
-IR run_on_functions(const FunctionCall& pass, IR ir, PassContext& ctx) {
+IR run_on_functions(const PassInfo& info, const FunctionCall& pass, IR ir, PassContext& ctx) {
   using Traits = IRTraits<IR>;
   using Function = FunctionOf<IR>;
   const std::size_t count = Traits::function_count(ir);
@@ -61,9 +84,27 @@ IR run_on_functions(const FunctionCall& pass, IR ir, PassContext& ctx) {
       inputs[i].emplace(Traits::function(ir, i));
     }
   }
+  const std::vector<Instrument*> listeners = function_listeners(ctx);
+  std::vector<std::string> labels;
+  if (!listeners.empty()) {
+    for (std::size_t i = 0; i < count; ++i) labels.push_back(function_label(ir, i));
+  }
   auto visit = [&](std::size_t i) {
-    if (inputs[i]) results[i].emplace(pass(std::move(*inputs[i]), std::as_const(ir), ctx));
+    if (!inputs[i]) return;
+    if (listeners.empty()) {
+      results[i].emplace(pass(std::move(*inputs[i]), std::as_const(ir), ctx));
+      inputs[i].reset();
+      return;
+    }
+    for (Instrument* listener : listeners) listener->before_function(info, labels[i]);
+    try {
+      results[i].emplace(pass(std::move(*inputs[i]), std::as_const(ir), ctx));
+    } catch (...) {
+      for (Instrument* listener : listeners) listener->after_function(info, labels[i]);
+      throw;
+    }
     inputs[i].reset();
+    for (Instrument* listener : listeners) listener->after_function(info, labels[i]);
   };
   const std::size_t threads = count < 2 ? 1 : function_threads(ctx);
   if (threads == 1) {
@@ -104,7 +145,7 @@ IR invoke_pass(const P& pass, IR ir, PassContext& ctx) {
   if constexpr (ModulePass<P, IR>) {
     return pass(std::move(ir), ctx);
   } else {
-    return run_on_functions(pass, std::move(ir), ctx);
+    return run_on_functions(P::info, pass, std::move(ir), ctx);
   }
 }
 

@@ -10,6 +10,7 @@ module;
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 export module passline:ir_traits;
 
@@ -24,6 +25,7 @@ export namespace passline {
 ///   static void replace_function(IR&, std::size_t index, Function);
 ///   static bool skips_optimization(const Function&);
 ///   static Function take_function(IR&, std::size_t index);  // optional: see below
+///   static std::string_view function_name(const Function&);  // optional: for traces
 /// `take_function` moves a function out for a function pass, leaving in the
 /// IR what the passes of other functions may read of it (its name and
 /// attributes, say) but not its body, so that a pass holding the only
@@ -52,6 +54,12 @@ concept HasFunctions =
 template <class IR>
 concept TakesFunctions = HasFunctions<IR> && requires(IR& ir, std::size_t i) {
   { IRTraits<IR>::take_function(ir, i) } -> std::convertible_to<typename IRTraits<IR>::Function>;
+};
+
+/// An IR whose functions have names, for instruments that follow functions.
+template <class IR>
+concept NamesFunctions = HasFunctions<IR> && requires(const typename IRTraits<IR>::Function& fn) {
+  { IRTraits<IR>::function_name(fn) } -> std::convertible_to<std::string_view>;
 };
 
 /// The function type of an IR with functions.

@@ -83,7 +83,7 @@ struct CallableNode final : PassNode<IR> {
     if constexpr (std::is_invocable_r_v<IR, const Call&, IR, PassContext&>) {
       return call(std::move(ir), ctx);
     } else {
-      return run_on_functions(call, std::move(ir), ctx);
+      return run_on_functions(this->info, call, std::move(ir), ctx);
     }
   }
   Call call;

@@ -42,6 +42,7 @@ struct passline::IRTraits<passline::ir::Module> {
     return fn;
   }
   static bool identical(const ir::Module& a, const ir::Module& b) { return ir::identical(a, b); }
+  static std::string_view function_name(const Function& fn) { return fn.name; }
   static std::string print(const ir::Module& m) { return ir::print(m); }
   static std::uint64_t fingerprint(const ir::Module& m) { return ir::fingerprint(m); }
 };

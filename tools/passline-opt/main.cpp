@@ -47,6 +47,7 @@ struct Options {
   bool print_after_all = false;
   std::string print_changed;
   bool time_passes = false;
+  std::string trace;
   std::string dump_dir;
   bool verify_each = false;
   std::optional<std::int64_t> bisect_limit;
@@ -59,7 +60,7 @@ struct Options {
 
 /// The instruments the flags ask for, in the order their hooks run: bisect
 /// first (it vetoes), then printing and dumps, verification after them (so a
-/// broken IR is printed before the run stops), timing last.
+/// broken IR is printed before the run stops), tracing and timing last.
 std::vector<std::shared_ptr<passline::Instrument>> instruments(const Options& o,
                                                                std::shared_ptr<passline::PassTimings>& timings) {
   std::vector<std::shared_ptr<passline::Instrument>> out;
@@ -75,6 +76,7 @@ std::vector<std::shared_ptr<passline::Instrument>> instruments(const Options& o,
   }
   if (!o.dump_dir.empty()) out.push_back(std::make_shared<passline::DumpDir>(o.dump_dir));
   if (o.verify_each) out.push_back(passline::ir::verify_each());
+  if (!o.trace.empty()) out.push_back(std::make_shared<passline::Trace>(o.trace));
   if (o.time_passes) {
     auto time = std::make_shared<passline::TimePasses>();
     timings = time->timings();
@@ -273,6 +275,10 @@ int main(int argc, char** argv) {
                "e.g. --print-changed=diff")
       ->check(CLI::IsMember({"full", "diff", "quiet"}))->group("Debugging");
   app.add_flag("--time-passes", options.time_passes, "time each pass and pipeline; a nested report on stderr at the end")
+      ->group("Debugging");
+  app.add_option("--trace", options.trace,
+                 "write every pass, and every function under a function pass, as Chrome trace events to FILE "
+                 "(open it in ui.perfetto.dev), one track per thread, e.g. --trace=trace.json")
       ->group("Debugging");
   app.add_option("--dump-dir", options.dump_dir,
                  "write DIR/000-input.ir, then DIR/001-<Pass>.ir... after each pass, e.g. --dump-dir=dumps")

@@ -1,6 +1,8 @@
 // The built-in instruments on the reference IR and its passes, output and all.
 #include <gtest/gtest.h>
 
+#include <boost/json.hpp>
+
 #include <algorithm>
 #include <cstdint>
 #include <exception>
@@ -11,6 +13,9 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <thread>
+#include <tuple>
+#include <utility>
 #include <vector>
 import passline;
 import passline.ir;
@@ -222,13 +227,18 @@ struct Failing {
   ir::Module operator()(ir::Module, passline::PassContext&) const { throw std::runtime_error("failed"); }
 };
 
-TEST(Instruments, OutputIsTheSameOnOneThreadOrTwo) {
-  // Several functions, so function passes run them in parallel on two threads.
+/// Eight functions, so that function passes run them in parallel on two threads.
+std::string eight_functions() {
   std::string text;
   for (int f = 0; f < 8; ++f) {
     text += "def @f" + std::to_string(f) + "(%x: i64) -> i64 {\n  let %a = mul(2, " + std::to_string(f) +
             ");\n  let %b = add(%x, 0);\n  add(%b, %a)\n}\n\n";
   }
+  return text;
+}
+
+TEST(Instruments, OutputIsTheSameOnOneThreadOrTwo) {
+  const std::string text = eight_functions();
   std::vector<std::string> statistics;
   auto output = [&](std::int64_t threads) {
     std::string out;
@@ -331,6 +341,119 @@ TEST(Instruments, AReproducerWritesTheFailedPassWithItsOptions) {
   const std::string rest(std::istreambuf_iterator<char>(in), {});
   EXPECT_EQ(rest, "def @f(%x: i64) -> i64 {\n  let %a: i64 = mul(2, 3);\n  add(%x, %a)\n}\n");  // typed: after InferType
   std::filesystem::remove(file);
+}
+
+/// One complete event of a Chrome trace.
+struct TraceEvent {
+  std::string name;
+  std::string category;
+  double start;
+  double end;
+  std::int64_t thread;
+};
+
+/// The complete events of a trace, and the threads its tracks are named for.
+std::pair<std::vector<TraceEvent>, std::vector<std::int64_t>> read_trace(const std::string& text) {
+  const boost::json::object trace = boost::json::parse(text).as_object();
+  std::vector<TraceEvent> events;
+  std::vector<std::int64_t> named;
+  for (const boost::json::value& value : trace.at("traceEvents").as_array()) {
+    const boost::json::object& event = value.as_object();
+    EXPECT_EQ(event.at("pid").as_int64(), 1);
+    if (event.at("ph").as_string() == "M") {
+      named.push_back(event.at("tid").to_number<std::int64_t>());
+      continue;
+    }
+    EXPECT_EQ(event.at("ph").as_string(), "X");
+    const double start = event.at("ts").to_number<double>();
+    events.push_back({std::string(event.at("name").as_string()), std::string(event.at("cat").as_string()), start,
+                      start + event.at("dur").to_number<double>(), event.at("tid").to_number<std::int64_t>()});
+  }
+  return {events, named};
+}
+
+TEST(Instruments, TraceHasEveryPassInItsPipelineAndEveryFunctionInItsPass) {
+  auto traced = [](std::int64_t threads) {
+    auto trace = std::make_shared<passline::Trace>();
+    passline::PassContext ctx;
+    ctx.config.set(passline::config::threads, threads);
+    ctx.instruments = {trace};
+    auto scope = ctx.enter();
+    (void)passline::parse_pipeline("O2", passline::pipelines::registry())(ir::parse(eight_functions()), ctx);
+    return read_trace(trace->json());
+  };
+  auto [one, named_one] = traced(1);
+  auto [two, named_two] = traced(2);
+  EXPECT_EQ(named_one, (std::vector<std::int64_t>{0}));
+
+  // O2 holds every pass; each function pass holds one event per function, on a named track.
+  const auto pipeline = std::ranges::find(one, "O2", &TraceEvent::name);
+  ASSERT_NE(pipeline, one.end());
+  std::size_t passes = 0;
+  std::size_t functions = 0;
+  for (const TraceEvent& event : one) {
+    EXPECT_EQ(event.thread, 0);  // one thread: one track
+    EXPECT_LE(pipeline->start, event.start) << event.name;
+    EXPECT_LE(event.end, pipeline->end) << event.name;
+    if (event.category == "pass") ++passes;
+    if (event.category != "function") continue;
+    ++functions;
+    const std::string pass = event.name.substr(0, event.name.find(" on "));
+    EXPECT_TRUE(std::ranges::any_of(one, [&](const TraceEvent& p) {
+      return p.category == "pass" && p.name == pass && p.start <= event.start && event.end <= p.end;
+    })) << event.name;
+  }
+  EXPECT_EQ(passes, 6u);
+  EXPECT_EQ(functions % 8, 0u);
+  EXPECT_GE(functions, 8u * 3);
+  EXPECT_EQ(std::ranges::count(one, "FoldConstant on f5", &TraceEvent::name), 1);
+  for (const TraceEvent& event : two) {
+    EXPECT_NE(std::ranges::find(named_two, event.thread), named_two.end()) << event.name;
+  }
+
+  // The same events on one thread or two; only times and tracks differ.
+  auto by_name = [](const TraceEvent& a, const TraceEvent& b) {
+    return std::tie(a.category, a.name) < std::tie(b.category, b.name);
+  };
+  std::ranges::sort(one, by_name);
+  std::ranges::sort(two, by_name);
+  ASSERT_EQ(one.size(), two.size());
+  for (std::size_t i = 0; i < one.size(); ++i) EXPECT_EQ(one[i].name, two[i].name);
+}
+
+TEST(Instruments, TraceGivesEachThreadThatRunsFunctionsATrackOfItsOwn) {
+  passline::Trace trace;
+  trace.enter_context();
+  const passline::PassInfo fold{.name = "FoldConstant"};
+  trace.before_pass(fold, {}, {});
+  trace.before_function(fold, "f0");
+  trace.after_function(fold, "f0");
+  std::thread([&] {
+    trace.before_function(fold, "f1");
+    trace.after_function(fold, "f1");
+  }).join();
+  trace.after_pass(fold, {}, {});
+  const auto [events, named] = read_trace(trace.json());
+  EXPECT_EQ(named, (std::vector<std::int64_t>{0, 1}));
+  std::vector<std::string> seen;
+  for (const TraceEvent& event : events) seen.push_back(event.name + "@" + std::to_string(event.thread));
+  std::ranges::sort(seen);
+  EXPECT_EQ(seen, (std::vector<std::string>{"FoldConstant on f0@0", "FoldConstant on f1@1", "FoldConstant@0"}));
+}
+
+TEST(Instruments, ATraceThatCannotBeWrittenFailsBeforeAnyPassRuns) {
+  passline::PassContext ctx;
+  ctx.instruments = {std::make_shared<passline::Trace>("/nonexistent-directory/trace.json")};
+  EXPECT_THROW(
+      {
+        try {
+          auto scope = ctx.enter();
+        } catch (const passline::PipelineError& error) {
+          EXPECT_STREQ(error.what(), "cannot write the trace '/nonexistent-directory/trace.json'");
+          throw;
+        }
+      },
+      passline::PipelineError);
 }
 
 }  // namespace
