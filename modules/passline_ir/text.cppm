@@ -547,12 +547,17 @@ class Parser {
 /// Prints one function, naming each variable once.
 class Printer {
  public:
-  explicit Printer(const Body& body) : body_(body), names_(body.size(), 0) {}
+  explicit Printer(const Body& body) : body_(body), names_(body.size(), 0) { taken_.reserve(body.size() / 2); }
   /// A printer that hands its text to `flush` a chunk at a time.
   Printer(const Body& body, std::function<void(std::string_view)> flush) : Printer(body) { flush_ = std::move(flush); }
 
   std::string function(const Function& fn) {
     std::string out;
+    function(fn, out);
+    return out;
+  }
+  /// Appends the function to `out`.
+  void function(const Function& fn, std::string& out) {
     if (fn.exported || fn.skip_optimization) {
       out += "#[";
       if (fn.exported) out += "export";
@@ -565,7 +570,6 @@ class Printer {
     out += " {\n";
     block(body_.root(), 1, out);
     out += "}\n";
-    return out;
   }
 
  private:
@@ -598,9 +602,12 @@ class Printer {
 
   /// A type as written, printed once per type.
   std::string_view type_text(Type t) {
+    if (t == last_type_) return last_type_text_;  // lets in a row mostly have one type
     auto [it, inserted] = type_texts_.try_emplace(t.id);
     if (inserted) it->second = TypeTable::global().print(t);
-    return it->second;
+    last_type_ = t;
+    last_type_text_ = it->second;
+    return last_type_text_;
   }
 
   static void indent(std::size_t depth, std::string& out) { out.append(depth * 2, ' '); }
@@ -631,7 +638,7 @@ class Printer {
     const Node& n = body_[id];
     switch (n.kind) {
       case Kind::var: out += '%', out += name(id); return;
-      case Kind::int_const: fmt::format_to(std::back_inserter(out), "{}", body_.int_value(id)); return;
+      case Kind::int_const: out += fmt::format_int(body_.int_value(id)).c_str(); return;
       case Kind::float_const: out += float_text(body_.float_value(id)); return;
       case Kind::bool_const: out += body_.bool_value(id) ? "true" : "false"; return;
       case Kind::global: out += fmt::format("@{}", body_.name(id)); return;
@@ -719,6 +726,8 @@ class Printer {
   std::deque<std::string> renamed_;    // stable addresses: taken_ holds views of them
   boost::unordered_flat_set<std::string_view> taken_;
   boost::unordered_flat_map<std::uint32_t, std::string> type_texts_;
+  Type last_type_ = {};
+  std::string_view last_type_text_;
 };
 
 }  // namespace passline::ir::detail
@@ -754,10 +763,13 @@ void print_to(const Module& module, const std::function<void(std::string_view)>&
 
 /// A module in the text format, functions separated by a blank line.
 std::string print(const Module& module) {
+  std::size_t nodes = 0;
+  for (const Function& fn : module.functions) nodes += fn.body->size();
   std::string out;
+  out.reserve(nodes * 16);  // about what a node takes in text: one copy, not a dozen regrowths
   for (std::size_t i = 0; i < module.functions.size(); ++i) {
     if (i) out += '\n';
-    out += print(module.functions[i]);
+    detail::Printer(*module.functions[i].body).function(module.functions[i], out);
   }
   return out;
 }
