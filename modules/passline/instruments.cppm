@@ -3,11 +3,14 @@
 // Each is an Instrument over any IR (through IRView), usable from C++ by adding
 // it to a PassContext, and from passline-opt by a flag of the same name as
 // LLVM's: print the IR around chosen passes (`PrintIR`), after each pass only
-// when it changed (`PrintChanged`), time every pass in a nested report
-// (`TimePasses`), dump a numbered file per pass (`DumpDir`), verify after
-// every pass (`VerifyEach`), and run only the first N optional passes
-// (`OptBisect`). Pipelines are reported to instruments like passes; these
-// instruments act on passes and leave pipelines to the timing report.
+// when it changed, whole or as a diff (`PrintChanged`), time every pass in a
+// nested report (`TimePasses`), trace passes and functions per thread
+// (`Trace`), dump a numbered file per pass (`DumpDir`), verify after every
+// pass (`VerifyEach`), run only the first N optional passes (`OptBisect`),
+// write a failed pass's input to replay (`Reproducer`) and draw what ran
+// (`PassGraph`). `PrintIRPass` is the one pass here: PrintIR at a chosen spot
+// of a pipeline. Pipelines are reported to instruments like passes; most of
+// these act on passes and leave pipelines to the timing report and the trace.
 module;
 #include <algorithm>
 #include <chrono>

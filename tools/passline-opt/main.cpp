@@ -264,9 +264,9 @@ int main(int argc, char** argv) {
   app.add_flag("--print-pipeline", options.print_pipeline, "print the pipeline as canonical text and exit");
   app.add_flag("--no-verify", options.no_verify, "do not verify the IR before and after the pipeline");
   app.add_option("--print-before", options.print_before, "print the IR to stderr before these passes, e.g. --print-before=CSE,DCE")
-      ->delimiter(',')->group("Debugging");
+      ->delimiter(',')->option_text("PASS,...")->group("Debugging");
   app.add_option("--print-after", options.print_after, "print the IR to stderr after these passes, e.g. --print-after=FoldConstant")
-      ->delimiter(',')->group("Debugging");
+      ->delimiter(',')->option_text("PASS,...")->group("Debugging");
   app.add_flag("--print-before-all", options.print_before_all, "print the IR to stderr before every pass")->group("Debugging");
   app.add_flag("--print-after-all", options.print_after_all, "print the IR to stderr after every pass")->group("Debugging");
   app.add_flag("--print-changed{full}", options.print_changed,
@@ -279,10 +279,10 @@ int main(int argc, char** argv) {
   app.add_option("--trace", options.trace,
                  "write every pass, and every function under a function pass, as Chrome trace events to FILE "
                  "(open it in ui.perfetto.dev), one track per thread, e.g. --trace=trace.json")
-      ->group("Debugging");
+      ->option_text("FILE")->group("Debugging");
   app.add_option("--dump-dir", options.dump_dir,
                  "write DIR/000-input.ir, then DIR/001-<Pass>.ir... after each pass, e.g. --dump-dir=dumps")
-      ->group("Debugging");
+      ->option_text("DIR")->group("Debugging");
   app.add_flag("--verify-each", options.verify_each, "verify the IR after every pass; a broken IR stops the run naming the pass")
       ->group("Debugging");
   app.add_flag("--print-pass-graph", options.print_pass_graph,
@@ -293,13 +293,13 @@ int main(int argc, char** argv) {
       ->group("Debugging");
   app.add_option("--reproducer", options.reproducer,
                  "when a pass fails, write the IR it failed on and how to replay it to FILE, e.g. --reproducer=crash.ir")
-      ->group("Debugging");
+      ->option_text("FILE")->group("Debugging");
   app.add_option("--run-reproducer", options.run_reproducer,
                  "replay a file written by --reproducer: its IR through the pass that failed, e.g. --run-reproducer crash.ir")
-      ->group("Debugging");
+      ->option_text("FILE")->group("Debugging");
   app.add_option("--opt-bisect-limit", options.bisect_limit,
                  "run only the first N optional passes, saying of each whether it runs, e.g. --opt-bisect-limit=3")
-      ->group("Debugging");
+      ->option_text("N")->group("Debugging");
   try {
     app.parse(argc, argv);
     if (!options.run_reproducer.empty()) {  // the run the file describes, with its own flags
