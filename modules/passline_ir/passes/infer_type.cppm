@@ -68,8 +68,13 @@ class Inference {
     }
     signatures_[i] = signature(body, result);
     state_[i] = 2;
+    // Nodes the body no longer reaches (left behind by a rewrite in place)
+    // get no type and do not count: a body whose reachable nodes are typed
+    // as inferred is kept as it is, with its cached fingerprint.
     bool same = result == body.result();
-    for (std::size_t id = 0; same && id < body.size(); ++id) same = types[id] == body[static_cast<ExprId>(id)].type;
+    for (std::size_t id = 0; same && id < body.size(); ++id) {
+      same = !types[id].known() || types[id] == body[static_cast<ExprId>(id)].type;
+    }
     if (!same) annotations[i] = Annotation{std::move(types), result};
   }
 
