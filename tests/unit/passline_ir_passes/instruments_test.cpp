@@ -246,6 +246,7 @@ TEST(Instruments, OutputIsTheSameOnOneThreadOrTwo) {
     ctx.config.set(passline::config::threads, threads);
     ctx.instruments = {std::make_shared<passline::OptBisect>(3, into(out)),
                        std::make_shared<passline::PrintChanged>(passline::PrintChanged::Mode::full, into(out)),
+                       std::make_shared<passline::PrintChanged>(passline::PrintChanged::Mode::diff, into(out)),
                        std::make_shared<passline::PrintIR>(passline::PrintIR::Options{.after = {"SimplifyExpr"}}, into(out))};
     auto scope = ctx.enter();
     out += ir::print(passline::parse_pipeline("O2", passline::pipelines::registry())(ir::parse(text), ctx));
