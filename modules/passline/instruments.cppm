@@ -378,6 +378,8 @@ class Trace final : public Instrument {
   double since_start(Clock::time_point t) const;
   std::size_t thread_number();  // with mutex_ held
   void close_pass();
+  /// Ends the innermost of `open` at `end` (with mutex_ held).
+  void close(std::vector<Open>& open, Clock::time_point end);
 
   std::filesystem::path file_;
   Clock::time_point start_ = Clock::now();

@@ -91,11 +91,6 @@ IR run_on_functions(const PassInfo& info, const FunctionCall& pass, IR ir, PassC
   }
   auto visit = [&](std::size_t i) {
     if (!inputs[i]) return;
-    if (listeners.empty()) {
-      results[i].emplace(pass(std::move(*inputs[i]), std::as_const(ir), ctx));
-      inputs[i].reset();
-      return;
-    }
     for (Instrument* listener : listeners) listener->before_function(info, labels[i]);
     try {
       results[i].emplace(pass(std::move(*inputs[i]), std::as_const(ir), ctx));

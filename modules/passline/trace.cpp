@@ -60,15 +60,19 @@ void Trace::before_pass(const PassInfo& info, IRView, const PassPlace& place) {
   passes_.push_back({std::move(event), Clock::now()});
 }
 
+void Trace::close(std::vector<Open>& open, Clock::time_point end) {
+  if (open.empty()) return;
+  Open innermost = std::move(open.back());
+  open.pop_back();
+  innermost.event.start = since_start(innermost.start);
+  innermost.event.duration = std::chrono::duration<double, std::micro>(end - innermost.start).count();
+  done_.push_back(std::move(innermost.event));
+}
+
 void Trace::close_pass() {
   const auto end = Clock::now();
   const std::lock_guard lock(mutex_);
-  if (passes_.empty()) return;
-  Open open = std::move(passes_.back());
-  passes_.pop_back();
-  open.event.start = since_start(open.start);
-  open.event.duration = std::chrono::duration<double, std::micro>(end - open.start).count();
-  done_.push_back(std::move(open.event));
+  close(passes_, end);
 }
 
 void Trace::before_function(const PassInfo& info, std::string_view function) {
@@ -82,13 +86,7 @@ void Trace::before_function(const PassInfo& info, std::string_view function) {
 void Trace::after_function(const PassInfo&, std::string_view) {
   const auto end = Clock::now();
   const std::lock_guard lock(mutex_);
-  std::vector<Open>& open_here = functions_[thread_number()].second;
-  if (open_here.empty()) return;
-  Open open = std::move(open_here.back());
-  open_here.pop_back();
-  open.event.start = since_start(open.start);
-  open.event.duration = std::chrono::duration<double, std::micro>(end - open.start).count();
-  done_.push_back(std::move(open.event));
+  close(functions_[thread_number()].second, end);
 }
 
 std::vector<Trace::Event> Trace::events() const {
