@@ -68,6 +68,14 @@ inline std::string with_newline(std::string text) {
   return text;
 }
 
+/// Writes a dump, its header and then the IR ending in a newline, in pieces:
+/// a large IR's text is not copied again to join it to its header.
+inline void write_dump(const Output& out, std::string_view header, std::string_view text) {
+  out(header);
+  out(text);
+  if (!text.empty() && text.back() != '\n') out("\n");
+}
+
 inline bool names(const std::vector<std::string>& list, std::string_view name) {
   return std::ranges::find(list, name) != list.end();
 }
@@ -100,7 +108,7 @@ class PrintIR final : public Instrument {
     return detail::names(list, info.name) || (all && !place.pipeline);
   }
   void print(std::string_view when, const PassInfo& info, IRView ir, const PassPlace& place) {
-    out_(detail::dump_header(when, info, place) + detail::with_newline(ir.print()));
+    detail::write_dump(out_, detail::dump_header(when, info, place), ir.print());
   }
 
   Options options_;
@@ -123,7 +131,7 @@ struct PrintIRPass {
   template <Printable IR>
   IR operator()(IR ir, PassContext&) const {
     const std::string title = header.empty() ? std::string("PrintIR") : "PrintIR: " + header;
-    to_stderr()(fmt::format(fmt::runtime("// *** {} ***\n"), title) + detail::with_newline(IRTraits<IR>::print(ir)));
+    detail::write_dump(to_stderr(), fmt::format(fmt::runtime("// *** {} ***\n"), title), IRTraits<IR>::print(ir));
     return ir;
   }
 };
@@ -148,7 +156,7 @@ class PrintChanged final : public Instrument {
     fingerprint_ = ir.fingerprint();
     if (mode_ == Mode::quiet && fingerprint_) return;  // nothing to show, nor to compare by text
     std::string text = detail::with_newline(ir.print());
-    if (mode_ != Mode::quiet) out_("// *** IR Dump At Start ***\n" + text);
+    if (mode_ != Mode::quiet) detail::write_dump(out_, "// *** IR Dump At Start ***\n", text);
     if (keeps_text()) text_ = std::move(text);
   }
   void after_pass(const PassInfo& info, IRView ir, const PassPlace& place) override {
@@ -171,7 +179,7 @@ class PrintChanged final : public Instrument {
     if (mode_ == Mode::diff) {
       out_(detail::dump_header("After", info, place) + unified_diff(text_, text, last_, label));
     } else {
-      out_(detail::dump_header("After", info, place) + text);
+      detail::write_dump(out_, detail::dump_header("After", info, place), text);
     }
     fingerprint_ = fingerprint;
     last_ = label;

@@ -104,30 +104,30 @@ struct Overlay {
 /// The body of a function: its parameters, result type, and expression.
 class Body {
  public:
-  const Node& operator[](ExprId id) const { return nodes_[id]; }
-  std::size_t size() const { return nodes_.size(); }
-  std::span<const Node> nodes() const { return nodes_; }
+  inline const Node& operator[](ExprId id) const { return nodes_[id]; }
+  inline std::size_t size() const { return nodes_.size(); }
+  inline std::span<const Node> nodes() const { return nodes_; }
 
-  std::span<const ExprId> params() const { return list(params_start_, params_count_); }
-  ExprId root() const { return root_; }
-  Type result() const { return result_; }
+  inline std::span<const ExprId> params() const { return list(params_start_, params_count_); }
+  inline ExprId root() const { return root_; }
+  inline Type result() const { return result_; }
 
   /// The elements of a node's list: call arguments, tuple elements, fn parameters.
-  std::span<const ExprId> list(std::uint32_t start, std::uint32_t count) const {
+  inline std::span<const ExprId> list(std::uint32_t start, std::uint32_t count) const {
     return std::span<const ExprId>(lists_).subspan(start, count);
   }
-  std::span<const ExprId> args(ExprId call) const { return list(nodes_[call].b, nodes_[call].c); }
-  std::span<const ExprId> elements(ExprId tuple) const { return list(nodes_[tuple].b, nodes_[tuple].c); }
-  std::span<const ExprId> fn_params(ExprId fn) const { return list(nodes_[fn].a, nodes_[fn].b); }
+  inline std::span<const ExprId> args(ExprId call) const { return list(nodes_[call].b, nodes_[call].c); }
+  inline std::span<const ExprId> elements(ExprId tuple) const { return list(nodes_[tuple].b, nodes_[tuple].c); }
+  inline std::span<const ExprId> fn_params(ExprId fn) const { return list(nodes_[fn].a, nodes_[fn].b); }
   /// The name of a var or global node.
-  std::string_view name(ExprId id) const { return std::string_view(names_).substr(nodes_[id].a, nodes_[id].b); }
+  inline std::string_view name(ExprId id) const { return std::string_view(names_).substr(nodes_[id].a, nodes_[id].b); }
 
-  std::int64_t int_value(ExprId id) const {
+  inline std::int64_t int_value(ExprId id) const {
     return static_cast<std::int64_t>(static_cast<std::uint64_t>(nodes_[id].a) |
                                      (static_cast<std::uint64_t>(nodes_[id].b) << 32));
   }
-  double float_value(ExprId id) const { return std::bit_cast<double>(static_cast<std::uint64_t>(int_value(id))); }
-  bool bool_value(ExprId id) const { return nodes_[id].a != 0; }
+  inline double float_value(ExprId id) const { return std::bit_cast<double>(static_cast<std::uint64_t>(int_value(id))); }
+  inline bool bool_value(ExprId id) const { return nodes_[id].a != 0; }
 
   /// The structural hash of the body, computed once.
   std::uint64_t fingerprint() const;
@@ -264,8 +264,8 @@ class BodyBuilder {
     return b;
   }
   /// Node `id` of the body this builder writes over.
-  Node input(ExprId id) const { return id >= overlay_->written ? nodes_[id] : overlay_->displaced.at(id); }
-  Kind input_kind(ExprId id) const { return static_cast<Kind>(overlay_->state[id] & detail::Overlay::kind_bits); }
+  inline Node input(ExprId id) const { return id >= overlay_->written ? nodes_[id] : overlay_->displaced.at(id); }
+  inline Kind input_kind(ExprId id) const { return static_cast<Kind>(overlay_->state[id] & detail::Overlay::kind_bits); }
   /// The rewrite reads input node `id` no more (unless it is a shared leaf).
   void done_with(ExprId id) {
     std::uint8_t& state = overlay_->state[id];
@@ -276,14 +276,14 @@ class BodyBuilder {
   bool overlaid() const { return overlay_ != nullptr; }
 
   /// Sets a node's type after the fact (type inference annotates as it goes).
-  void set_type(ExprId id, Type type) { nodes_[id].type = type; }
-  const Node& operator[](ExprId id) const { return nodes_[id]; }
-  std::size_t size() const { return overlay_ ? overlay_->written : nodes_.size(); }
-  std::string_view name(ExprId id) const { return name_of(nodes_[id]); }
+  inline void set_type(ExprId id, Type type) { nodes_[id].type = type; }
+  inline const Node& operator[](ExprId id) const { return nodes_[id]; }
+  inline std::size_t size() const { return overlay_ ? overlay_->written : nodes_.size(); }
+  inline std::string_view name(ExprId id) const { return name_of(nodes_[id]); }
   /// The name of a var or global node made here or in the body this builder started from.
-  std::string_view name_of(const Node& n) const { return std::string_view(names_).substr(n.a, n.b); }
+  inline std::string_view name_of(const Node& n) const { return std::string_view(names_).substr(n.a, n.b); }
   /// A list added so far; valid until the next node is added.
-  std::span<const ExprId> list(std::uint32_t start, std::uint32_t count) const {
+  inline std::span<const ExprId> list(std::uint32_t start, std::uint32_t count) const {
     return std::span<const ExprId>(lists_).subspan(start, count);
   }
 
@@ -323,7 +323,7 @@ class BodyBuilder {
     if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
   }
 
-  ExprId add(const Node& n) {
+  inline ExprId add(const Node& n) {
     if (overlay_) [[unlikely]] return add_over(n);
     nodes_.push_back(n);
     return static_cast<ExprId>(nodes_.size() - 1);

@@ -106,6 +106,13 @@ inline std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
   return (h ^ v) * 0x100000001b3ull + 0x7f4a7c15ull;
 }
 
+/// A value's bits spread over the word (so that two values can be combined
+/// by xor before one mix).
+inline std::uint64_t spread(std::uint64_t v) {
+  v *= 0xbf58476d1ce4e5b9ull;
+  return v ^ (v >> 31);
+}
+
 inline std::uint64_t hash_text(std::string_view s) {
   std::uint64_t h = 0xcbf29ce484222325ull;
   for (char c : s) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
@@ -125,40 +132,58 @@ inline std::uint64_t payload(const Body& body, ExprId id) {
   }
 }
 
-/// Visits the tree under `root` in pre-order, without recursion; vars are
-/// numbered in the order they are first met (binders come before uses).
-template <class Visit>
-void walk_numbered(const Body& body, Visit&& visit) {
-  constexpr std::uint32_t unnumbered = 0xffffffffu;
-  std::vector<ExprId> stack;
-  std::vector<std::uint32_t> numbers(body.size(), unnumbered);
-  std::uint32_t next = 0;
-  auto number = [&](ExprId var) {
-    if (numbers[var] == unnumbered) numbers[var] = next++;
-    return numbers[var];
-  };
-  for (ExprId p : body.params()) visit(p, number(p));
-  stack.push_back(body.root());
-  while (!stack.empty()) {
-    const ExprId id = stack.back();
-    stack.pop_back();
-    visit(id, body[id].kind == Kind::var ? number(id) : 0u);
-    const std::size_t first = stack.size();  // children go on last-first, to come off in order
-    for_each_child(body, id, [&](ExprId c) { stack.push_back(c); });
-    std::reverse(stack.begin() + static_cast<std::ptrdiff_t>(first), stack.end());
+/// The tree under a body's root in pre-order, after the parameters, without
+/// recursion; vars are numbered in the order they are first met (binders come
+/// before uses). A pull loop, so that what a caller accumulates stays in
+/// registers.
+class NumberedWalk {
+ public:
+  explicit NumberedWalk(const Body& body) : body_(body), numbers_(body.size(), unnumbered) {
+    stack_.reserve(64);
+    stack_.push_back(body.root());
+    const std::span<const ExprId> params = body.params();
+    stack_.insert(stack_.end(), params.rbegin(), params.rend());
   }
-}
+
+  /// The next node, and for a var its number (else 0); false at the end.
+  inline bool next(ExprId& id, std::uint32_t& number) {
+    if (stack_.empty()) return false;
+    id = stack_.back();
+    stack_.pop_back();
+    const Node& n = body_[id];
+    number = 0;
+    if (n.kind == Kind::var) {
+      if (numbers_[id] == unnumbered) numbers_[id] = next_++;
+      number = numbers_[id];
+      return true;
+    }
+    const std::size_t first = stack_.size();  // children go on last-first, to come off in order
+    for_each_operand(n, body_, [&](ExprId c) { stack_.push_back(c); });
+    std::reverse(stack_.begin() + static_cast<std::ptrdiff_t>(first), stack_.end());
+    return true;
+  }
+
+ private:
+  static constexpr std::uint32_t unnumbered = 0xffffffffu;
+  const Body& body_;
+  std::vector<ExprId> stack_;
+  std::vector<std::uint32_t> numbers_;
+  std::uint32_t next_ = 0;
+};
 
 }  // namespace detail
 
 inline std::uint64_t Body::fingerprint() const {
   if (const std::uint64_t cached = fingerprint_.load(std::memory_order_relaxed)) return cached;
   std::uint64_t h = detail::mix(0x51ed2701, result_.id);
-  detail::walk_numbered(*this, [&](ExprId id, std::uint32_t var_number) {
+  detail::NumberedWalk walk(*this);
+  ExprId id = no_expr;
+  std::uint32_t var_number = 0;
+  while (walk.next(id, var_number)) {
     const Node& n = nodes_[id];
-    h = detail::mix(h, (static_cast<std::uint64_t>(n.kind) << 40) | (static_cast<std::uint64_t>(n.op) << 32) | n.type.id);
-    h = detail::mix(h, n.kind == Kind::var ? var_number : detail::payload(*this, id));
-  });
+    const std::uint64_t shape = (static_cast<std::uint64_t>(n.kind) << 40) | (static_cast<std::uint64_t>(n.op) << 32) | n.type.id;
+    h = detail::mix(h, shape ^ detail::spread(n.kind == Kind::var ? var_number : detail::payload(*this, id)));
+  }
   if (h == 0) h = 1;
   fingerprint_.store(h, std::memory_order_relaxed);
   return h;
@@ -170,8 +195,10 @@ inline bool structurally_equal(const Body& x, const Body& y) {
   if (x.fingerprint() != y.fingerprint()) return false;
   std::vector<std::pair<ExprId, std::uint32_t>> left;
   std::vector<std::pair<ExprId, std::uint32_t>> right;
-  detail::walk_numbered(x, [&](ExprId id, std::uint32_t n) { left.emplace_back(id, n); });
-  detail::walk_numbered(y, [&](ExprId id, std::uint32_t n) { right.emplace_back(id, n); });
+  ExprId id = no_expr;
+  std::uint32_t number = 0;
+  for (detail::NumberedWalk walk(x); walk.next(id, number);) left.emplace_back(id, number);
+  for (detail::NumberedWalk walk(y); walk.next(id, number);) right.emplace_back(id, number);
   if (left.size() != right.size() || x.result() != y.result()) return false;
   for (std::size_t i = 0; i < left.size(); ++i) {
     const Node& a = x[left[i].first];

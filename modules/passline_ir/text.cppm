@@ -10,6 +10,7 @@
 module;
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -544,10 +545,63 @@ class Parser {
   std::size_t released_ = 0;                         // where the source text was last handed back
 };
 
+/// Text appended to a string through a cursor: a piece is one copy, and the
+/// string grows (doubling) only when a piece does not fit. The string holds
+/// exactly the text written once this is destroyed.
+class TextOut {
+ public:
+  explicit TextOut(std::string& text) : text_(text) {
+    const std::size_t used = text_.size();
+    text_.resize(std::max(text_.capacity(), used + 4096));
+    cursor_ = text_.data() + used;
+    end_ = text_.data() + text_.size();
+  }
+  TextOut(const TextOut&) = delete;
+  TextOut& operator=(const TextOut&) = delete;
+  ~TextOut() { text_.resize(size()); }
+
+  inline void put(std::string_view piece) {
+    const std::size_t n = piece.size();
+    if (static_cast<std::size_t>(end_ - cursor_) < n) grow(n);
+    std::memcpy(cursor_, piece.data(), n);
+    cursor_ += n;
+  }
+  inline void put(char c) {
+    if (cursor_ == end_) grow(1);
+    *cursor_++ = c;
+  }
+  inline void spaces(std::size_t n) {
+    if (static_cast<std::size_t>(end_ - cursor_) < n) grow(n);
+    std::memset(cursor_, ' ', n);
+    cursor_ += n;
+  }
+  inline void integer(std::int64_t value) {
+    const fmt::format_int digits(value);
+    put(std::string_view(digits.data(), digits.size()));
+  }
+
+  inline std::size_t size() const { return static_cast<std::size_t>(cursor_ - text_.data()); }
+  inline std::string_view text() const { return {text_.data(), size()}; }
+  void clear() { cursor_ = text_.data(); }
+
+ private:
+  void grow(std::size_t piece) {
+    const std::size_t used = size();
+    text_.resize(std::max(text_.size() * 2, used + piece + 4096));
+    cursor_ = text_.data() + used;
+    end_ = text_.data() + text_.size();
+  }
+
+  std::string& text_;
+  char* cursor_;
+  char* end_;
+};
+
 /// Prints one function, naming each variable once.
 class Printer {
  public:
-  explicit Printer(const Body& body) : body_(body), names_(body.size(), 0) { taken_.reserve(body.size() / 2); }
+  explicit Printer(const Body& body)
+      : body_(body), names_(body.size(), 0), taken_(body.size() / 2, TakenHash{{this}}, TakenEqual{{this}}) {}
   /// A printer that hands its text to `flush` a chunk at a time.
   Printer(const Body& body, std::function<void(std::string_view)> flush) : Printer(body) { flush_ = std::move(flush); }
 
@@ -557,48 +611,83 @@ class Printer {
     return out;
   }
   /// Appends the function to `out`.
-  void function(const Function& fn, std::string& out) {
+  void function(const Function& fn, std::string& text) {
+    TextOut out(text);
+    out_ = &out;
     if (fn.exported || fn.skip_optimization) {
-      out += "#[";
-      if (fn.exported) out += "export";
-      if (fn.exported && fn.skip_optimization) out += ", ";
-      if (fn.skip_optimization) out += "noopt";
-      out += "]\n";
+      out.put("#[");
+      if (fn.exported) out.put("export");
+      if (fn.exported && fn.skip_optimization) out.put(", ");
+      if (fn.skip_optimization) out.put("noopt");
+      out.put("]\n");
     }
-    out += fmt::format("def @{}{}", fn.name, params(body_.params()));
-    if (body_.result().known()) out += " -> " + TypeTable::global().print(body_.result());
-    out += " {\n";
-    block(body_.root(), 1, out);
-    out += "}\n";
+    out.put("def @");
+    out.put(fn.name);
+    params(body_.params());
+    if (body_.result().known()) out.put(" -> "), out.put(type_text(body_.result()));
+    out.put(" {\n");
+    block(body_.root(), 1);
+    out.put("}\n");
+    out_ = nullptr;
   }
 
  private:
-  std::string params(std::span<const ExprId> ps) {
-    std::string out = "(";
+  void params(std::span<const ExprId> ps) {
+    out_->put('(');
     for (std::size_t i = 0; i < ps.size(); ++i) {
-      out += fmt::format("{}%{}: {}", i ? ", " : "", name(ps[i]), TypeTable::global().print(body_[ps[i]].type));
+      if (i) out_->put(", ");
+      out_->put('%');
+      out_->put(name(ps[i]));
+      out_->put(": ");
+      out_->put(type_text(body_[ps[i]].type));
     }
-    return out + ")";
+    out_->put(')');
   }
 
   /// The printed name of a var: its own, unless another var took it first.
   /// Own names are views of the body's names; only renamed ones are stored.
-  std::string_view name(ExprId var) {
-    if (names_[var] == own) return body_.name(var);
+  inline std::string_view name(ExprId var) {
+    if (names_[var] == own) [[likely]] return body_.name(var);
     if (names_[var] != unnamed) return renamed_[names_[var] - first_renamed];
+    return first_name(var);
+  }
+  /// Names a var met for the first time.
+  std::string_view first_name(ExprId var) {
     std::string_view own_name = body_.name(var);
-    if (!own_name.empty() && taken_.insert(own_name).second) {
+    if (!own_name.empty() && taken_.insert(var).second) {
       names_[var] = own;
       return own_name;
     }
     const std::string_view base = own_name.empty() ? std::string_view("v") : own_name;
     std::string candidate(base);
-    for (std::size_t n = 1; taken_.contains(candidate); ++n) candidate = fmt::format("{}_{}", base, n);
+    for (std::size_t n = 1; taken_.contains(std::string_view(candidate)); ++n) candidate = fmt::format("{}_{}", base, n);
     renamed_.push_back(std::move(candidate));
-    taken_.insert(renamed_.back());
+    taken_.insert(renamed_key | static_cast<std::uint32_t>(renamed_.size() - 1));
     names_[var] = static_cast<std::uint32_t>(first_renamed + renamed_.size() - 1);
     return renamed_.back();
   }
+
+  /// The set of names taken holds keys, not strings: a var's own name is its
+  /// node (4 bytes, so the set of a large function stays in cache), a renamed
+  /// one its index in `renamed_`; both hash and compare as text.
+  static constexpr std::uint32_t renamed_key = 0x80000000u;
+  struct TakenText {
+    const Printer* printer;
+    std::string_view operator()(std::string_view text) const { return text; }
+    std::string_view operator()(std::uint32_t key) const {
+      return key & renamed_key ? std::string_view(printer->renamed_[key & ~renamed_key]) : printer->body_.name(key);
+    }
+  };
+  struct TakenHash {
+    using is_transparent = void;
+    TakenText text;
+    std::size_t operator()(const auto& key) const { return std::hash<std::string_view>()(text(key)); }
+  };
+  struct TakenEqual {
+    using is_transparent = void;
+    TakenText text;
+    bool operator()(const auto& a, const auto& b) const { return text(a) == text(b); }
+  };
 
   /// A type as written, printed once per type.
   std::string_view type_text(Type t) {
@@ -610,81 +699,83 @@ class Printer {
     return last_type_text_;
   }
 
-  static void indent(std::size_t depth, std::string& out) { out.append(depth * 2, ' '); }
-
   /// An expression in statement position: lets one per line, then the result.
-  void block(ExprId id, std::size_t depth, std::string& out) {
+  void block(ExprId id, std::size_t depth) {
+    TextOut& out = *out_;
     while (body_[id].kind == Kind::let) {
       const Node& let = body_[id];
-      indent(depth, out);
-      out += "let %";
-      out += name(let.a);
-      if (body_[let.a].type.known()) out += ": ", out += type_text(body_[let.a].type);
-      out += " = ";
-      expr(let.b, depth, out);
-      out += ";\n";
+      out.spaces(depth * 2);
+      out.put("let %");
+      out.put(name(let.a));
+      if (body_[let.a].type.known()) out.put(": "), out.put(type_text(body_[let.a].type));
+      out.put(" = ");
+      expr(let.b, depth);
+      out.put(";\n");
       id = let.c;
       if (flush_ && out.size() >= chunk) {
-        flush_(out);
+        flush_(out.text());
         out.clear();
       }
     }
-    indent(depth, out);
-    expr(id, depth, out);
-    out += "\n";
+    out.spaces(depth * 2);
+    expr(id, depth);
+    out.put('\n');
   }
 
-  void expr(ExprId id, std::size_t depth, std::string& out) {
+  void expr(ExprId id, std::size_t depth) {
+    TextOut& out = *out_;
     const Node& n = body_[id];
     switch (n.kind) {
-      case Kind::var: out += '%', out += name(id); return;
-      case Kind::int_const: out += fmt::format_int(body_.int_value(id)).c_str(); return;
-      case Kind::float_const: out += float_text(body_.float_value(id)); return;
-      case Kind::bool_const: out += body_.bool_value(id) ? "true" : "false"; return;
-      case Kind::global: out += fmt::format("@{}", body_.name(id)); return;
+      case Kind::var: out.put('%'), out.put(name(id)); return;
+      case Kind::int_const: out.integer(body_.int_value(id)); return;
+      case Kind::float_const: out.put(float_text(body_.float_value(id))); return;
+      case Kind::bool_const: out.put(body_.bool_value(id) ? "true" : "false"); return;
+      case Kind::global: out.put('@'), out.put(body_.name(id)); return;
       case Kind::op:
-        out += op_name(n.op);
-        out += '(';
-        expr(n.a, depth, out);
-        if (n.b != no_expr) out += ", ", expr(n.b, depth, out);
-        if (n.c != no_expr) out += ", ", expr(n.c, depth, out);
-        out += ')';
+        out.put(op_name(n.op));
+        out.put('(');
+        expr(n.a, depth);
+        if (n.b != no_expr) out.put(", "), expr(n.b, depth);
+        if (n.c != no_expr) out.put(", "), expr(n.c, depth);
+        out.put(')');
         return;
       case Kind::call: {
-        applied(n.a, depth, out);
-        list(body_.args(id), depth, out, false);
+        applied(n.a, depth);
+        list(body_.args(id), depth, false);
         return;
       }
-      case Kind::tuple: list(body_.elements(id), depth, out, body_.elements(id).size() == 1); return;
+      case Kind::tuple: list(body_.elements(id), depth, body_.elements(id).size() == 1); return;
       case Kind::proj: {
-        applied(n.a, depth, out);
-        out += fmt::format(".{}", n.b);
+        applied(n.a, depth);
+        out.put('.');
+        out.integer(n.b);
         return;
       }
       case Kind::if_:
-        out += "if ";
-        expr(n.a, depth, out);
-        out += " {\n";
-        block(n.b, depth + 1, out);
-        indent(depth, out);
-        out += "} else {\n";
-        block(n.c, depth + 1, out);
-        indent(depth, out);
-        out += "}";
+        out.put("if ");
+        expr(n.a, depth);
+        out.put(" {\n");
+        block(n.b, depth + 1);
+        out.spaces(depth * 2);
+        out.put("} else {\n");
+        block(n.c, depth + 1);
+        out.spaces(depth * 2);
+        out.put('}');
         return;
       case Kind::let:
-        out += "(\n";  // a let in operand position: a parenthesized block
-        block(id, depth + 1, out);
-        indent(depth, out);
-        out += ")";
+        out.put("(\n");  // a let in operand position: a parenthesized block
+        block(id, depth + 1);
+        out.spaces(depth * 2);
+        out.put(')');
         return;
       case Kind::fn: {
-        out += "fn" + params(body_.fn_params(id));
-        if (n.type.known()) out += " -> " + TypeTable::global().print(TypeTable::global().result(n.type));
-        out += " {\n";
-        block(n.c, depth + 1, out);
-        indent(depth, out);
-        out += "}";
+        out.put("fn");
+        params(body_.fn_params(id));
+        if (n.type.known()) out.put(" -> "), out.put(type_text(TypeTable::global().result(n.type)));
+        out.put(" {\n");
+        block(n.c, depth + 1);
+        out.spaces(depth * 2);
+        out.put('}');
         return;
       }
     }
@@ -692,22 +783,22 @@ class Printer {
 
   /// What a call or a projection applies to; a block-shaped one in
   /// parentheses (a `let` brings its own).
-  void applied(ExprId id, std::size_t depth, std::string& out) {
+  void applied(ExprId id, std::size_t depth) {
     const Kind kind = body_[id].kind;
     const bool wrap = kind == Kind::fn || kind == Kind::if_;
-    if (wrap) out += '(';
-    expr(id, depth, out);
-    if (wrap) out += ')';
+    if (wrap) out_->put('(');
+    expr(id, depth);
+    if (wrap) out_->put(')');
   }
 
-  void list(std::span<const ExprId> items, std::size_t depth, std::string& out, bool trailing_comma) {
-    out += '(';
+  void list(std::span<const ExprId> items, std::size_t depth, bool trailing_comma) {
+    out_->put('(');
     for (std::size_t i = 0; i < items.size(); ++i) {
-      if (i) out += ", ";
-      expr(items[i], depth, out);
+      if (i) out_->put(", ");
+      expr(items[i], depth);
     }
-    if (trailing_comma) out += ',';
-    out += ')';
+    if (trailing_comma) out_->put(',');
+    out_->put(')');
   }
 
   static std::string float_text(double value) {
@@ -722,9 +813,10 @@ class Printer {
   static constexpr std::size_t chunk = std::size_t{1} << 20;
   std::function<void(std::string_view)> flush_;
   const Body& body_;
-  std::vector<std::uint32_t> names_;   // per var: unnamed, own, or first_renamed + index in renamed_
-  std::deque<std::string> renamed_;    // stable addresses: taken_ holds views of them
-  boost::unordered_flat_set<std::string_view> taken_;
+  TextOut* out_ = nullptr;
+  std::vector<std::uint32_t> names_;  // per var: unnamed, own, or first_renamed + index in renamed_
+  std::deque<std::string> renamed_;
+  boost::unordered_flat_set<std::uint32_t, TakenHash, TakenEqual> taken_;
   boost::unordered_flat_map<std::uint32_t, std::string> type_texts_;
   Type last_type_ = {};
   std::string_view last_type_text_;

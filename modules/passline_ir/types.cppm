@@ -25,7 +25,7 @@ enum class TypeKind : std::uint8_t { unknown, i64, f64, boolean, tuple, function
 struct Type {
   std::uint32_t id = 0;
   friend bool operator==(Type, Type) = default;
-  bool known() const { return id != 0; }
+  inline bool known() const { return id != 0; }
 };
 
 namespace types {
