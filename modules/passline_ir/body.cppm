@@ -172,63 +172,63 @@ class BodyBuilder {
     return b;
   }
 
-  ExprId var(std::string_view name, Type type, std::uint32_t loc) {
+  inline ExprId var(std::string_view name, Type type, std::uint32_t loc) {
     auto [offset, length] = intern_name(name);
     return add({.kind = Kind::var, .type = type, .a = offset, .b = length, .loc = loc});
   }
   /// A var with the name of var `from` of `body` (the body this builder started from).
-  ExprId var_like(const Body& body, ExprId from, Type type) {
+  inline ExprId var_like(const Body& body, ExprId from, Type type) {
     const Node& n = body[from];
     return add({.kind = Kind::var, .type = type, .a = n.a, .b = n.b, .loc = n.loc});
   }
-  ExprId int_const(std::int64_t value, std::uint32_t loc) {
+  inline ExprId int_const(std::int64_t value, std::uint32_t loc) {
     const auto bits = static_cast<std::uint64_t>(value);
     return add({.kind = Kind::int_const, .type = types::i64, .a = static_cast<std::uint32_t>(bits),
                 .b = static_cast<std::uint32_t>(bits >> 32), .loc = loc});
   }
-  ExprId float_const(double value, std::uint32_t loc) {
+  inline ExprId float_const(double value, std::uint32_t loc) {
     const auto bits = std::bit_cast<std::uint64_t>(value);
     return add({.kind = Kind::float_const, .type = types::f64, .a = static_cast<std::uint32_t>(bits),
                 .b = static_cast<std::uint32_t>(bits >> 32), .loc = loc});
   }
-  ExprId bool_const(bool value, std::uint32_t loc) {
+  inline ExprId bool_const(bool value, std::uint32_t loc) {
     return add({.kind = Kind::bool_const, .type = types::boolean, .a = value ? 1u : 0u, .loc = loc});
   }
-  ExprId op(Op op, std::span<const ExprId> operands, Type type, std::uint32_t loc) {
+  inline ExprId op(Op op, std::span<const ExprId> operands, Type type, std::uint32_t loc) {
     Node n{.kind = Kind::op, .op = op, .type = type, .loc = loc};
     if (operands.size() > 0) n.a = operands[0];
     if (operands.size() > 1) n.b = operands[1];
     if (operands.size() > 2) n.c = operands[2];
     return add(n);
   }
-  ExprId call(ExprId callee, std::span<const ExprId> args, Type type, std::uint32_t loc) {
+  inline ExprId call(ExprId callee, std::span<const ExprId> args, Type type, std::uint32_t loc) {
     auto [start, count] = add_list(args);
     return add({.kind = Kind::call, .type = type, .a = callee, .b = start, .c = count, .loc = loc});
   }
-  ExprId global(std::string_view name, Type type, std::uint32_t loc) {
+  inline ExprId global(std::string_view name, Type type, std::uint32_t loc) {
     auto [offset, length] = intern_name(name);
     return add({.kind = Kind::global, .type = type, .a = offset, .b = length, .loc = loc});
   }
-  ExprId let(ExprId var, ExprId value, ExprId body, Type type, std::uint32_t loc) {
+  inline ExprId let(ExprId var, ExprId value, ExprId body, Type type, std::uint32_t loc) {
     return add({.kind = Kind::let, .type = type, .a = var, .b = value, .c = body, .loc = loc});
   }
-  ExprId if_(ExprId cond, ExprId then, ExprId otherwise, Type type, std::uint32_t loc) {
+  inline ExprId if_(ExprId cond, ExprId then, ExprId otherwise, Type type, std::uint32_t loc) {
     return add({.kind = Kind::if_, .type = type, .a = cond, .b = then, .c = otherwise, .loc = loc});
   }
-  ExprId tuple(std::span<const ExprId> elements, Type type, std::uint32_t loc) {
+  inline ExprId tuple(std::span<const ExprId> elements, Type type, std::uint32_t loc) {
     auto [start, count] = add_list(elements);
     return add({.kind = Kind::tuple, .type = type, .b = start, .c = count, .loc = loc});
   }
-  ExprId proj(ExprId tuple, std::uint32_t index, Type type, std::uint32_t loc) {
+  inline ExprId proj(ExprId tuple, std::uint32_t index, Type type, std::uint32_t loc) {
     return add({.kind = Kind::proj, .type = type, .a = tuple, .b = index, .loc = loc});
   }
-  ExprId fn(std::span<const ExprId> params, ExprId body, Type type, std::uint32_t loc) {
+  inline ExprId fn(std::span<const ExprId> params, ExprId body, Type type, std::uint32_t loc) {
     auto [start, count] = add_list(params);
     return add({.kind = Kind::fn, .type = type, .a = start, .b = count, .c = body, .loc = loc});
   }
   /// A copy of `node` from the body this builder started from, with new operands.
-  ExprId copy(const Node& node) { return add(node); }
-  ExprId copy_with_list(Node node, std::span<const ExprId> list) {
+  inline ExprId copy(const Node& node) { return add(node); }
+  inline ExprId copy_with_list(Node node, std::span<const ExprId> list) {
     auto [start, count] = add_list(list);
     if (node.kind == Kind::fn) {
       node.a = start;
@@ -339,12 +339,12 @@ class BodyBuilder {
     }
     return static_cast<ExprId>(at);
   }
-  std::pair<std::uint32_t, std::uint32_t> add_list(std::span<const ExprId> items) {
+  inline std::pair<std::uint32_t, std::uint32_t> add_list(std::span<const ExprId> items) {
     const auto start = static_cast<std::uint32_t>(lists_.size());
     lists_.insert(lists_.end(), items.begin(), items.end());
     return {start, static_cast<std::uint32_t>(items.size())};
   }
-  std::pair<std::uint32_t, std::uint32_t> intern_name(std::string_view name) {
+  inline std::pair<std::uint32_t, std::uint32_t> intern_name(std::string_view name) {
     const auto offset = static_cast<std::uint32_t>(names_.size());
     names_ += name;
     return {offset, static_cast<std::uint32_t>(name.size())};
