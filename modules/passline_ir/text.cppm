@@ -604,6 +604,8 @@ class Printer {
       : body_(body), names_(body.size(), 0), taken_(body.size() / 2, TakenHash{{this}}, TakenEqual{{this}}) {}
   /// A printer that hands its text to `flush` a chunk at a time.
   Printer(const Body& body, std::function<void(std::string_view)> flush) : Printer(body) { flush_ = std::move(flush); }
+  Printer(const Printer&) = delete;  // its set of taken names points back at it
+  Printer& operator=(const Printer&) = delete;
 
   std::string function(const Function& fn) {
     std::string out;
