@@ -546,14 +546,15 @@ class Parser {
 };
 
 /// Text appended to a string through a cursor: a piece is one copy, and the
-/// string grows (doubling) only when a piece does not fit. The string holds
+/// string grows only when a piece does not fit, by as much as was written
+/// through this cursor (so the room made, and zeroed, is in proportion to the
+/// text written here, however long the string already is). The string holds
 /// exactly the text written once this is destroyed.
 class TextOut {
  public:
-  explicit TextOut(std::string& text) : text_(text) {
-    const std::size_t used = text_.size();
-    text_.resize(std::max(text_.capacity(), used + 4096));
-    cursor_ = text_.data() + used;
+  explicit TextOut(std::string& text) : text_(text), start_(text.size()) {
+    text_.resize(start_ + 4096);
+    cursor_ = text_.data() + start_;
     end_ = text_.data() + text_.size();
   }
   TextOut(const TextOut&) = delete;
@@ -587,12 +588,13 @@ class TextOut {
  private:
   void grow(std::size_t piece) {
     const std::size_t used = size();
-    text_.resize(std::max(text_.size() * 2, used + piece + 4096));
+    text_.resize(used + std::max(piece, used - start_) + 4096);
     cursor_ = text_.data() + used;
     end_ = text_.data() + text_.size();
   }
 
   std::string& text_;
+  std::size_t start_;
   char* cursor_;
   char* end_;
 };
