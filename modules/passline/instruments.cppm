@@ -153,23 +153,27 @@ class PrintChanged final : public Instrument {
   void before_pass(const PassInfo&, IRView ir, const PassPlace&) override {
     if (started_) return;
     started_ = true;
-    fingerprint_ = ir.fingerprint();
-    if (mode_ == Mode::quiet && fingerprint_) return;  // nothing to show, nor to compare by text
+    if (mode_ == Mode::quiet && ir.fingerprintable()) {  // nothing to show, nor to compare by text
+      fingerprint_ = ir.fingerprint();
+      return;
+    }
     std::string text = detail::with_newline(ir.print());
+    fingerprint_ = ir.fingerprint();  // after the print, which may have computed it
     if (mode_ != Mode::quiet) detail::write_dump(out_, "// *** IR Dump At Start ***\n", text);
     if (keeps_text()) text_ = std::move(text);
   }
   void after_pass(const PassInfo& info, IRView ir, const PassPlace& place) override {
     if (place.pipeline) return;
-    const std::optional<std::uint64_t> fingerprint = ir.fingerprint();
+    // Unchanged functions keep their fingerprints, so an unchanged IR's is at
+    // hand. Another IR is printed first, to show if it changed (or to compare
+    // by text, without a fingerprint), and a print may fingerprint it too.
+    std::optional<std::uint64_t> fingerprint = ir.cached_fingerprint();
     std::string text;
-    bool same = false;
-    if (fingerprint && fingerprint_) {
-      same = *fingerprint == *fingerprint_;  // unchanged functions are not hashed again
-    } else {
+    if (!fingerprint) {
       text = detail::with_newline(ir.print());
-      same = text == text_;
+      fingerprint = ir.fingerprint();
     }
+    const bool same = fingerprint && fingerprint_ ? *fingerprint == *fingerprint_ : text == text_;
     if (same) {
       if (mode_ != Mode::quiet) out_(detail::dump_header("After", info, place, " omitted because no change"));
       return;

@@ -9,6 +9,7 @@ module;
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -36,6 +37,11 @@ export namespace passline {
 /// Presentation (for instruments):
 ///   static std::string print(const IR&);
 ///   static std::uint64_t fingerprint(const IR&);                // structural hash
+///   static std::optional<std::uint64_t> cached_fingerprint(const IR&);  // optional: see below
+/// `cached_fingerprint` is the fingerprint when it is at hand without a walk
+/// of the IR, else nullopt. It suits an IR whose print also fingerprints what
+/// it prints: `--print-changed` then prints an IR it cannot tell unchanged
+/// first and reads its fingerprint after, one walk instead of two.
 template <class IR>
 struct IRTraits {};
 
@@ -82,6 +88,12 @@ concept Printable = requires(const IR& ir) {
 template <class IR>
 concept Fingerprintable = requires(const IR& ir) {
   { IRTraits<IR>::fingerprint(ir) } -> std::convertible_to<std::uint64_t>;
+};
+
+/// An IR that can say whether its fingerprint is at hand.
+template <class IR>
+concept CachesFingerprint = Fingerprintable<IR> && requires(const IR& ir) {
+  { IRTraits<IR>::cached_fingerprint(ir) } -> std::convertible_to<std::optional<std::uint64_t>>;
 };
 
 /// True when `after` is `before`, unchanged: the IR's identity test.

@@ -28,10 +28,20 @@ class IRView {
     if (!ir_) return "<no IR>";
     return ops_->print ? ops_->print(ir_) : std::string("<IR without a printer>");
   }
+  /// Whether the IR's traits can fingerprint it.
+  bool fingerprintable() const { return ir_ && ops_->fingerprint != nullptr; }
   /// The IR's structural fingerprint, when its traits define one.
   std::optional<std::uint64_t> fingerprint() const {
     if (!ir_ || !ops_->fingerprint) return std::nullopt;
     return ops_->fingerprint(ir_);
+  }
+  /// The fingerprint when it is at hand: for an IR whose traits can tell
+  /// (IRTraits::cached_fingerprint), only if computed already, say by a
+  /// print; for any other, computed now. Null also when there is none.
+  std::optional<std::uint64_t> cached_fingerprint() const {
+    if (!ir_ || !ops_->fingerprint) return std::nullopt;
+    if (!ops_->cached_fingerprint) return ops_->fingerprint(ir_);
+    return ops_->cached_fingerprint(ir_);
   }
   /// The IR itself, when it is an `IR`; otherwise null.
   template <class IR>
@@ -44,6 +54,7 @@ class IRView {
     const std::type_info* type;
     std::string (*print)(const void*);
     std::uint64_t (*fingerprint)(const void*);
+    std::optional<std::uint64_t> (*cached_fingerprint)(const void*);
   };
 
   template <class IR>
@@ -63,6 +74,15 @@ class IRView {
           };
         } else {
           return static_cast<std::uint64_t (*)(const void*)>(nullptr);
+        }
+      }(),
+      .cached_fingerprint = [] {
+        if constexpr (CachesFingerprint<IR>) {
+          return +[](const void* ir) -> std::optional<std::uint64_t> {
+            return IRTraits<IR>::cached_fingerprint(*static_cast<const IR*>(ir));
+          };
+        } else {
+          return static_cast<std::optional<std::uint64_t> (*)(const void*)>(nullptr);
         }
       }(),
   };

@@ -12,6 +12,7 @@ module;
 #include <bit>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -88,6 +89,7 @@ static_assert(sizeof(Node) == 24);
 class BodyBuilder;
 
 namespace detail {
+class Fingerprinter;
 /// What a builder that writes over the body it rewrites knows of that body.
 struct Overlay {
   static constexpr std::uint8_t kind_bits = 0x0f, done = 0x10, shared = 0x20;
@@ -129,11 +131,14 @@ class Body {
   inline double float_value(ExprId id) const { return std::bit_cast<double>(static_cast<std::uint64_t>(int_value(id))); }
   inline bool bool_value(ExprId id) const { return nodes_[id].a != 0; }
 
-  /// The structural hash of the body, computed once.
+  /// The structural hash of the body, computed once (by this, or by a print).
   std::uint64_t fingerprint() const;
+  /// The structural hash if it is computed already.
+  std::optional<std::uint64_t> cached_fingerprint() const;
 
  private:
   friend class BodyBuilder;
+  friend class detail::Fingerprinter;
   std::vector<Node> nodes_;
   std::vector<ExprId> lists_;
   std::string names_;

@@ -10,6 +10,7 @@ module;
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -171,22 +172,51 @@ class NumberedWalk {
   std::uint32_t next_ = 0;
 };
 
+/// A body's fingerprint, from its nodes in the order NumberedWalk meets them:
+/// fed by that walk, or by any walk in the same order (the printer's), and
+/// kept in the body.
+class Fingerprinter {
+ public:
+  explicit Fingerprinter(const Body& body) : body_(body), h_(mix(0x51ed2701, body.result().id)) {}
+
+  /// Whether the body's fingerprint is still to be computed.
+  static bool wanted(const Body& body) { return body.fingerprint_.load(std::memory_order_relaxed) == 0; }
+
+  /// Node `id`, and for a var its number (else 0).
+  inline void node(ExprId id, std::uint32_t var_number) {
+    const Node& n = body_[id];
+    const std::uint64_t shape =
+        (static_cast<std::uint64_t>(n.kind) << 40) | (static_cast<std::uint64_t>(n.op) << 32) | n.type.id;
+    h_ = mix(h_, shape ^ spread(n.kind == Kind::var ? var_number : payload(body_, id)));
+  }
+
+  /// The fingerprint of all the nodes given, now kept in the body.
+  std::uint64_t finish() {
+    if (h_ == 0) h_ = 1;  // 0 means "not computed"
+    body_.fingerprint_.store(h_, std::memory_order_relaxed);
+    return h_;
+  }
+
+ private:
+  const Body& body_;
+  std::uint64_t h_;
+};
+
 }  // namespace detail
 
 inline std::uint64_t Body::fingerprint() const {
   if (const std::uint64_t cached = fingerprint_.load(std::memory_order_relaxed)) return cached;
-  std::uint64_t h = detail::mix(0x51ed2701, result_.id);
+  detail::Fingerprinter hash(*this);
   detail::NumberedWalk walk(*this);
   ExprId id = no_expr;
   std::uint32_t var_number = 0;
-  while (walk.next(id, var_number)) {
-    const Node& n = nodes_[id];
-    const std::uint64_t shape = (static_cast<std::uint64_t>(n.kind) << 40) | (static_cast<std::uint64_t>(n.op) << 32) | n.type.id;
-    h = detail::mix(h, shape ^ detail::spread(n.kind == Kind::var ? var_number : detail::payload(*this, id)));
-  }
-  if (h == 0) h = 1;
-  fingerprint_.store(h, std::memory_order_relaxed);
-  return h;
+  while (walk.next(id, var_number)) hash.node(id, var_number);
+  return hash.finish();
+}
+
+inline std::optional<std::uint64_t> Body::cached_fingerprint() const {
+  if (const std::uint64_t cached = fingerprint_.load(std::memory_order_relaxed)) return cached;
+  return std::nullopt;
 }
 
 /// Whether two bodies are the same up to the names of their variables.
@@ -228,6 +258,15 @@ inline std::uint64_t fingerprint(const Module& m) {
     h = detail::mix(h, f.body->fingerprint());
   }
   return h;
+}
+
+/// The module's structural hash when every body's is computed already (so
+/// that it costs no walk), else none.
+inline std::optional<std::uint64_t> cached_fingerprint(const Module& m) {
+  for (const Function& f : m.functions) {
+    if (!f.body->cached_fingerprint()) return std::nullopt;
+  }
+  return fingerprint(m);
 }
 
 /// Structural equality of modules: the same functions, in order, with equal bodies.

@@ -7,6 +7,7 @@ module;
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 export module passline.ir;
@@ -45,4 +46,6 @@ struct passline::IRTraits<passline::ir::Module> {
   static std::string_view function_name(const Function& fn) { return fn.name; }
   static std::string print(const ir::Module& m) { return ir::print(m); }
   static std::uint64_t fingerprint(const ir::Module& m) { return ir::fingerprint(m); }
+  /// Known once computed, or once printed: printing a body fingerprints it too.
+  static std::optional<std::uint64_t> cached_fingerprint(const ir::Module& m) { return ir::cached_fingerprint(m); }
 };

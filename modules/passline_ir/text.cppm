@@ -10,6 +10,7 @@
 module;
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <cstdint>
 #include <memory>
@@ -24,6 +25,7 @@ module;
 #include <iterator>
 #include <unordered_map>
 
+#include <boost/container_hash/hash.hpp>
 #include <boost/unordered/unordered_flat_map.hpp>
 #include <boost/unordered/unordered_flat_set.hpp>
 #include <utility>
@@ -599,11 +601,19 @@ class TextOut {
   char* end_;
 };
 
-/// Prints one function, naming each variable once.
+/// Prints one function, naming each variable once. It meets the nodes in the
+/// order a fingerprint does, so it fingerprints a body not fingerprinted yet
+/// on the way, for a fraction of a walk of its own.
 class Printer {
  public:
   explicit Printer(const Body& body)
-      : body_(body), names_(body.size(), 0), taken_(body.size() / 2, TakenHash{{this}}, TakenEqual{{this}}) {}
+      : body_(body),
+        names_(body.size(), 0),
+        taken_(body.size() / 2, TakenHash{{this}}, TakenEqual{{this}}),
+        hashing_(Fingerprinter::wanted(body)),
+        hash_(body) {
+    if (hashing_) numbers_.assign(body.size(), unnumbered);
+  }
   /// A printer that hands its text to `flush` a chunk at a time.
   Printer(const Body& body, std::function<void(std::string_view)> flush) : Printer(body) { flush_ = std::move(flush); }
   Printer(const Printer&) = delete;  // its set of taken names points back at it
@@ -633,6 +643,7 @@ class Printer {
     block(body_.root(), 1);
     out.put("}\n");
     out_ = nullptr;
+    if (hashing_) hash_.finish();
   }
 
  private:
@@ -640,12 +651,24 @@ class Printer {
     out_->put('(');
     for (std::size_t i = 0; i < ps.size(); ++i) {
       if (i) out_->put(", ");
+      visit_var(ps[i]);
       out_->put('%');
       out_->put(name(ps[i]));
       out_->put(": ");
       out_->put(type_text(body_[ps[i]].type));
     }
     out_->put(')');
+  }
+
+  /// Feeds the fingerprint, when computing it, with a node met.
+  inline void visit(ExprId id) {
+    if (hashing_) hash_.node(id, 0);
+  }
+  /// ... with a var met, numbered the first time.
+  inline void visit_var(ExprId var) {
+    if (!hashing_) return;
+    if (numbers_[var] == unnumbered) numbers_[var] = next_number_++;
+    hash_.node(var, numbers_[var]);
   }
 
   /// The printed name of a var: its own, unless another var took it first.
@@ -684,8 +707,9 @@ class Printer {
   };
   struct TakenHash {
     using is_transparent = void;
+    using is_avalanching = void;  // boost::hash of a string is: the set needs no mixing of its own
     TakenText text;
-    std::size_t operator()(const auto& key) const { return std::hash<std::string_view>()(text(key)); }
+    std::size_t operator()(const auto& key) const { return boost::hash<std::string_view>()(text(key)); }
   };
   struct TakenEqual {
     using is_transparent = void;
@@ -708,6 +732,8 @@ class Printer {
     TextOut& out = *out_;
     while (body_[id].kind == Kind::let) {
       const Node& let = body_[id];
+      visit(id);
+      visit_var(let.a);
       out.spaces(depth * 2);
       out.put("let %");
       out.put(name(let.a));
@@ -729,6 +755,11 @@ class Printer {
   void expr(ExprId id, std::size_t depth) {
     TextOut& out = *out_;
     const Node& n = body_[id];
+    if (n.kind == Kind::var) {
+      visit_var(id);
+    } else if (n.kind != Kind::let) {  // block() meets a let
+      visit(id);
+    }
     switch (n.kind) {
       case Kind::var: out.put('%'), out.put(name(id)); return;
       case Kind::int_const: out.integer(body_.int_value(id)); return;
@@ -824,6 +855,11 @@ class Printer {
   boost::unordered_flat_map<std::uint32_t, std::string> type_texts_;
   Type last_type_ = {};
   std::string_view last_type_text_;
+  bool hashing_;
+  Fingerprinter hash_;
+  static constexpr std::uint32_t unnumbered = 0xffffffffu;
+  std::vector<std::uint32_t> numbers_;  // per var, when hashing: in the order met
+  std::uint32_t next_number_ = 0;
 };
 
 }  // namespace passline::ir::detail

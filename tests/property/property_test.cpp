@@ -266,4 +266,30 @@ TEST(Property, EveryPassAndPipelineKeepsWhatProgramsCompute) {
               static_cast<unsigned long long>(seed));
 }
 
+/// The fingerprint that a print computes on the way for a body, and the
+/// one that a walk computes, agree: on random programs, and on what the O3
+/// pipeline makes of them (other shapes: lifted functions, fewer lets).
+TEST(Property, APrintFingerprintsAsTheWalkDoes) {
+  const std::uint64_t seed = from_env("PASSLINE_PROPERTY_SEED", std::random_device{}());
+  const std::uint64_t count = from_env("PASSLINE_PROPERTY_COUNT", 1000) / 4;
+  const passline::Pass<ir::Module> o3 = passline::parse_pipeline("O3", passline::pipelines::registry());
+  for (std::uint64_t i = 0; i < count; ++i) {
+    const std::uint64_t program_seed = seed + i;
+    const std::string text = passline::testing::random_program(program_seed);
+    passline::PassContext ctx;
+    ctx.opt_level = 3;
+    for (const std::string& program : {text, ir::print(o3(ir::parse(text, "random.ir"), ctx))}) {
+      const ir::Module printed = ir::parse(program, "random.ir");
+      const ir::Module walked = ir::parse(program, "random.ir");
+      (void)ir::print(printed);
+      for (std::size_t f = 0; f < printed.functions.size(); ++f) {
+        ASSERT_EQ(printed.functions[f].body->cached_fingerprint(), walked.functions[f].body->fingerprint())
+            << "@" << printed.functions[f].name << " of seed " << program_seed << " (PASSLINE_PROPERTY_SEED="
+            << program_seed << " PASSLINE_PROPERTY_COUNT=4)\n"
+            << program;
+      }
+    }
+  }
+}
+
 }  // namespace

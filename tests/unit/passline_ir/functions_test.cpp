@@ -1,6 +1,9 @@
 // Modules: structural hashing and equality, the identity test, and sharing.
 #include <gtest/gtest.h>
 
+#include <cstddef>
+#include <cstdint>
+
 import passline;
 import passline.ir;
 
@@ -27,6 +30,40 @@ TEST(Functions, DifferencesShowInHashAndEquality) {
   }
 }
 
+// Every kind of node, a let in operand position, a nested function and names
+// used twice, printed and walked.
+constexpr const char* every_kind = R"(def @g(%x: i64) -> i64 { %x }
+#[export]
+def @f(%x: i64, %y: f64, %c: bool) -> (i64, f64) {
+  let %h = fn(%x: i64) -> i64 { let %x_1 = mul(%x, 2); add(%x_1, %x) };
+  let %t = (%h(%x), %y);
+  let %u = if %c { @g(%t.0) } else { (let %x = 3; neg(%x)) };
+  let %e = select(lt(%x, 0), false, %c);
+  (%u, 2.5)
+})";
+
+TEST(Functions, APrintFingerprintsWhatItPrintsAsTheWalkDoes) {
+  const ir::Module printed = ir::parse(every_kind);
+  const ir::Module walked = ir::parse(every_kind);
+  EXPECT_FALSE(ir::cached_fingerprint(printed));  // parsing computes none
+  (void)ir::print(printed);
+  ASSERT_TRUE(ir::cached_fingerprint(printed));
+  EXPECT_FALSE(ir::cached_fingerprint(walked));
+  for (std::size_t i = 0; i < printed.functions.size(); ++i) {
+    EXPECT_EQ(printed.functions[i].body->cached_fingerprint(), walked.functions[i].body->fingerprint())
+        << printed.functions[i].name;
+  }
+  EXPECT_EQ(ir::cached_fingerprint(printed), ir::fingerprint(walked));
+  EXPECT_EQ(passline::IRTraits<ir::Module>::cached_fingerprint(printed), ir::fingerprint(walked));
+}
+
+TEST(Functions, APrintKeepsAFingerprintAlreadyComputed) {
+  const ir::Module m = ir::parse(every_kind);
+  const std::uint64_t walked = ir::fingerprint(m);
+  (void)ir::print(m);
+  EXPECT_EQ(ir::cached_fingerprint(m), walked);
+}
+
 TEST(Functions, CopiesShareBodies) {
   const ir::Module m = ir::parse("def @f(%x: i64) { %x }\ndef @g(%x: i64) { %x }");
   ir::Module copy = m;
@@ -45,7 +82,8 @@ TEST(Functions, LibraryTraitsSeeTheModule) {
   EXPECT_EQ(Traits::print(m), ir::print(m));
   EXPECT_EQ(Traits::fingerprint(m), ir::fingerprint(m));
   static_assert(passline::HasFunctions<ir::Module> && passline::HasIdentity<ir::Module> &&
-                passline::Printable<ir::Module> && passline::Fingerprintable<ir::Module>);
+                passline::Printable<ir::Module> && passline::Fingerprintable<ir::Module> &&
+                passline::CachesFingerprint<ir::Module>);
 }
 
 }  // namespace

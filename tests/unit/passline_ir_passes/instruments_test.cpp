@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iterator>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -21,6 +22,39 @@ import passline;
 import passline.ir;
 import passline.ir.passes;
 import passline.pipelines;
+
+namespace {
+
+/// An IR that counts its prints and its fingerprint walks; its print
+/// fingerprints it too, as the reference IR's does.
+struct Counts {
+  int prints = 0;
+  int walks = 0;
+};
+struct Counted {
+  int value = 0;
+  std::shared_ptr<Counts> counts = std::make_shared<Counts>();
+  mutable std::optional<std::uint64_t> fingerprint = std::nullopt;
+};
+
+}  // namespace
+
+template <>
+struct passline::IRTraits<Counted> {
+  static std::string print(const Counted& ir) {
+    ++ir.counts->prints;
+    ir.fingerprint = static_cast<std::uint64_t>(ir.value) + 1;
+    return std::to_string(ir.value);
+  }
+  static std::uint64_t fingerprint(const Counted& ir) {
+    if (!ir.fingerprint) {
+      ++ir.counts->walks;
+      ir.fingerprint = static_cast<std::uint64_t>(ir.value) + 1;
+    }
+    return *ir.fingerprint;
+  }
+  static std::optional<std::uint64_t> cached_fingerprint(const Counted& ir) { return ir.fingerprint; }
+};
 
 namespace {
 
@@ -95,6 +129,44 @@ TEST(Instruments, PrintChangedPrintsTheStartThenOnlyChanges) {
             "def @f(%x: i64) -> i64 {\n  let %a: i64 = mul(2, 3);\n  add(%x, %a)\n}\n"
             "// *** IR Dump After FoldConstant ***\n"
             "def @f(%x: i64) -> i64 {\n  add(%x, 6)\n}\n");
+}
+
+// Print-changed reads an unchanged IR's fingerprint where it is cached, and
+// prints any other IR first, so that its print fingerprints it: one walk per
+// change, where a fingerprint and then a print would take two.
+TEST(Instruments, PrintChangedPrintsAnIRThatCanTellItIsNotFingerprintedFirst) {
+  auto bump = passline::module_pass<Counted>(passline::PassInfo{.name = "Bump"}, [](Counted ir, passline::PassContext&) {
+    ++ir.value;
+    ir.fingerprint.reset();
+    return ir;
+  });
+  auto keep = passline::module_pass<Counted>(passline::PassInfo{.name = "Keep"},
+                                             [](Counted ir, passline::PassContext&) { return ir; });
+  const passline::Pass<Counted> pipeline = passline::sequential<Counted>({bump, keep, keep, bump, keep});
+  for (const auto mode : {passline::PrintChanged::Mode::full, passline::PrintChanged::Mode::quiet}) {
+    std::string text;
+    passline::PassContext ctx;
+    ctx.instruments = {std::make_shared<passline::PrintChanged>(mode, into(text))};
+    auto scope = ctx.enter();
+    const Counted input;
+    const Counted out = pipeline(input, ctx);
+    EXPECT_EQ(out.value, 2);
+    if (mode == passline::PrintChanged::Mode::full) {
+      EXPECT_EQ(text,
+                "// *** IR Dump At Start ***\n0\n"
+                "// *** IR Dump After Bump ***\n1\n"
+                "// *** IR Dump After Keep omitted because no change ***\n"
+                "// *** IR Dump After Keep omitted because no change ***\n"
+                "// *** IR Dump After Bump ***\n2\n"
+                "// *** IR Dump After Keep omitted because no change ***\n");
+      EXPECT_EQ(input.counts->prints, 3);  // the start, and each change
+      EXPECT_EQ(input.counts->walks, 0);   // every fingerprint came with a print
+    } else {
+      EXPECT_EQ(text, "// *** IR Dump After Bump ***\n1\n// *** IR Dump After Bump ***\n2\n");
+      EXPECT_EQ(input.counts->prints, 2);  // each change
+      EXPECT_EQ(input.counts->walks, 1);   // the start, which quiet mode does not print
+    }
+  }
 }
 
 TEST(Instruments, PrintChangedDiffShowsWhatEachPassChangedFromTheLastPrint) {
