@@ -131,6 +131,14 @@ class Body {
   inline double float_value(ExprId id) const { return std::bit_cast<double>(static_cast<std::uint64_t>(int_value(id))); }
   inline bool bool_value(ExprId id) const { return nodes_[id].a != 0; }
 
+  /// Whether vars of different name slots have different names: true when
+  /// each name was stored once (as the parser does) and kept since, so that a
+  /// printer needs compare no names, only slots. A var added by name makes it
+  /// false for the body it goes in, and those built from it.
+  inline bool distinct_names() const { return distinct_names_; }
+  /// How many bytes the names take: a bound on the offset of a name.
+  inline std::size_t names_size() const { return names_.size(); }
+
   /// The structural hash of the body, computed once (by this, or by a print).
   std::uint64_t fingerprint() const;
   /// The structural hash if it is computed already.
@@ -146,6 +154,7 @@ class Body {
   std::uint32_t params_count_ = 0;
   ExprId root_ = no_expr;
   Type result_ = {};
+  bool distinct_names_ = false;
   mutable std::atomic<std::uint64_t> fingerprint_{0};
 };
 
@@ -154,13 +163,16 @@ class Body {
 class BodyBuilder {
  public:
   BodyBuilder() = default;
-  explicit BodyBuilder(const Body& names_from) { names_ = names_from.names_; }
+  explicit BodyBuilder(const Body& names_from) : distinct_names_(names_from.distinct_names_) {
+    names_ = names_from.names_;
+  }
 
   /// A builder holding every node of `body`, to annotate in place: the
   /// body's own storage when nothing else holds it (it is left empty), else
   /// a copy. `body` is reset either way.
   static BodyBuilder take(std::shared_ptr<const Body>& body) {
     BodyBuilder b;
+    b.distinct_names_ = body->distinct_names_;
     if (body.use_count() == 1) {
       // The only owner: nobody can see the body change. Bodies are made
       // mutable (make_shared<Body>), so casting the const away is sound.
@@ -178,8 +190,18 @@ class BodyBuilder {
   }
 
   inline ExprId var(std::string_view name, Type type, std::uint32_t loc) {
+    distinct_names_ = false;  // the name may be stored already
     auto [offset, length] = intern_name(name);
     return add({.kind = Kind::var, .type = type, .a = offset, .b = length, .loc = loc});
+  }
+  /// A name stored once, for vars that have it to share (`var_named`): its
+  /// offset and length among the names.
+  inline std::pair<std::uint32_t, std::uint32_t> store_name(std::string_view name) { return intern_name(name); }
+  /// A var with a name stored by `store_name`. A builder whose vars are all
+  /// made so, or copied, from one whose names are distinct, builds a body
+  /// with distinct names, if it stores no name twice.
+  inline ExprId var_named(std::pair<std::uint32_t, std::uint32_t> name, Type type, std::uint32_t loc) {
+    return add({.kind = Kind::var, .type = type, .a = name.first, .b = name.second, .loc = loc});
   }
   /// A var with the name of var `from` of `body` (the body this builder started from).
   inline ExprId var_like(const Body& body, ExprId from, Type type) {
@@ -261,6 +283,7 @@ class BodyBuilder {
   /// before that is kept aside.
   static BodyBuilder over(Body& body, std::vector<std::uint8_t> state) {
     BodyBuilder b;
+    b.distinct_names_ = body.distinct_names_;
     b.nodes_ = std::move(body.nodes_);
     b.names_ = std::move(body.names_);
     b.overlay_ = std::make_unique<detail::Overlay>();
@@ -314,6 +337,7 @@ class BodyBuilder {
     body.params_count_ = count;
     body.root_ = root;
     body.result_ = result;
+    body.distinct_names_ = distinct_names_;
   }
 
  private:
@@ -358,6 +382,7 @@ class BodyBuilder {
   std::vector<Node> nodes_;
   std::vector<ExprId> lists_;
   std::string names_;
+  bool distinct_names_ = true;  // no var yet
   std::unique_ptr<detail::Overlay> overlay_;
 };
 

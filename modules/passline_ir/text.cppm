@@ -274,6 +274,7 @@ class Parser {
     if (text_.size() - pos_ > (std::size_t{1} << 20)) builder_.reserve((text_.size() - pos_) / 2);
     scopes_.clear();
     hidden_.clear();
+    stored_.clear();
     std::vector<ExprId> params = parse_params();
     Type result = types::unknown;
     if (accept(Token::arrow)) result = parse_type();
@@ -299,12 +300,24 @@ class Parser {
       advance();
       if (token_ != Token::colon) error(start_, fmt::format("parameter '%{}' needs a type: '%{}: i64'", name, name));
       advance();
-      params.push_back(builder_.var(name, parse_type(), at));
+      params.push_back(new_var(name, parse_type(), at));
       if (!accept(Token::comma)) break;
     }
     expect(Token::rparen);
     for (ExprId p : params) bind(p);
     return params;
+  }
+
+  /// A var named `name`, sharing the name with the vars of that name before
+  /// it: a name is stored once, so the body has distinct names.
+  ExprId new_var(std::string_view name, Type type, std::uint32_t at) {
+    if (auto it = stored_.find(name); it != stored_.end()) {
+      const Node& first = builder_[*it];
+      return builder_.var_named({first.a, first.b}, type, at);
+    }
+    const ExprId var = builder_.var_named(builder_.store_name(name), type, at);
+    stored_.insert(var);
+    return var;
   }
 
   /// The scope holds the innermost binder of each name in view: a set of
@@ -363,7 +376,7 @@ class Parser {
       const ExprId value = parse_expr(depth + 1);
       if (token_ != Token::semicolon) expected("';' after the value of a let");
       advance();
-      const ExprId var = builder_.var(name, type, var_at);
+      const ExprId var = new_var(name, type, var_at);
       bind(var);
       lets.push_back({var, value, loc});
     }
@@ -544,6 +557,7 @@ class Parser {
   BodyBuilder builder_;
   boost::unordered_flat_set<ExprId, NameHash, SameName> scopes_{0, NameHash{&builder_}, SameName{&builder_}};
   boost::unordered_flat_map<ExprId, ExprId> hidden_;  // binder -> the binder of its name it hides
+  boost::unordered_flat_set<ExprId, NameHash, SameName> stored_{0, NameHash{&builder_}, SameName{&builder_}};  // the first var of each name
   std::size_t released_ = 0;                         // where the source text was last handed back
 };
 
@@ -609,9 +623,15 @@ class Printer {
   explicit Printer(const Body& body)
       : body_(body),
         names_(body.size(), 0),
-        taken_(body.size() / 2, TakenHash{{this}}, TakenEqual{{this}}),
+        taken_(0, TakenHash{{this}}, TakenEqual{{this}}),
+        by_slot_(body.distinct_names()),
         hashing_(Fingerprinter::wanted(body)),
         hash_(body) {
+    if (by_slot_) {
+      slot_taken_.assign(body.names_size(), false);
+    } else {
+      taken_.reserve(body.size() / 2);
+    }
     if (hashing_) numbers_.assign(body.size(), unnumbered);
   }
   /// A printer that hands its text to `flush` a chunk at a time.
@@ -680,7 +700,17 @@ class Printer {
   }
   /// Names a var met for the first time.
   std::string_view first_name(ExprId var) {
-    std::string_view own_name = body_.name(var);
+    const std::string_view own_name = body_.name(var);
+    if (by_slot_ && !own_name.empty()) {
+      // Distinct names: only a var of the same name slot can have taken it.
+      const std::uint32_t slot = body_[var].a;
+      if (!slot_taken_[slot]) {
+        slot_taken_[slot] = true;
+        names_[var] = own;
+        return own_name;
+      }
+    }
+    if (by_slot_) compare_names();
     if (!own_name.empty() && taken_.insert(var).second) {
       names_[var] = own;
       return own_name;
@@ -692,6 +722,16 @@ class Printer {
     taken_.insert(renamed_key | static_cast<std::uint32_t>(renamed_.size() - 1));
     names_[var] = static_cast<std::uint32_t>(first_renamed + renamed_.size() - 1);
     return renamed_.back();
+  }
+
+  /// From here on, names are compared as text: the set of names taken gets
+  /// those of the vars named so far.
+  void compare_names() {
+    by_slot_ = false;
+    taken_.reserve(body_.size() / 2);
+    for (ExprId v = 0; v < names_.size(); ++v) {
+      if (names_[v] == own) taken_.insert(v);
+    }
   }
 
   /// The set of names taken holds keys, not strings: a var's own name is its
@@ -852,6 +892,8 @@ class Printer {
   std::vector<std::uint32_t> names_;  // per var: unnamed, own, or first_renamed + index in renamed_
   std::deque<std::string> renamed_;
   boost::unordered_flat_set<std::uint32_t, TakenHash, TakenEqual> taken_;
+  bool by_slot_;                  // while the names taken are told by their slots alone
+  std::vector<bool> slot_taken_;  // per name slot, while by_slot_
   boost::unordered_flat_map<std::uint32_t, std::string> type_texts_;
   Type last_type_ = {};
   std::string_view last_type_text_;
