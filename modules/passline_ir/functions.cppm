@@ -185,10 +185,10 @@ class Fingerprinter {
   /// Node `id`, and for a var its number (else 0).
   inline void node(ExprId id, std::uint32_t var_number) {
     const Node& n = body_[id];
-    const std::uint64_t shape =
-        (static_cast<std::uint64_t>(n.kind) << 40) | (static_cast<std::uint64_t>(n.op) << 32) | n.type.id;
-    h_ = mix(h_, shape ^ spread(n.kind == Kind::var ? var_number : payload(body_, id)));
+    h_ = mix(h_, shape(n) ^ spread(n.kind == Kind::var ? var_number : payload(body_, id)));
   }
+  /// Var `id`, numbered `number`.
+  inline void var(ExprId id, std::uint32_t number) { h_ = mix(h_, shape(body_[id]) ^ spread(number)); }
 
   /// The fingerprint of all the nodes given, now kept in the body.
   std::uint64_t finish() {
@@ -198,6 +198,9 @@ class Fingerprinter {
   }
 
  private:
+  static std::uint64_t shape(const Node& n) {
+    return (static_cast<std::uint64_t>(n.kind) << 40) | (static_cast<std::uint64_t>(n.op) << 32) | n.type.id;
+  }
   const Body& body_;
   std::uint64_t h_;
 };

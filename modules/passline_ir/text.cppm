@@ -622,7 +622,7 @@ class Printer {
  public:
   explicit Printer(const Body& body)
       : body_(body),
-        names_(body.size(), 0),
+        vars_(body.size(), 0),
         taken_(0, TakenHash{{this}}, TakenEqual{{this}}),
         by_slot_(body.distinct_names()),
         hashing_(Fingerprinter::wanted(body)),
@@ -632,7 +632,6 @@ class Printer {
     } else {
       taken_.reserve(body.size() / 2);
     }
-    if (hashing_) numbers_.assign(body.size(), unnumbered);
   }
   /// A printer that hands its text to `flush` a chunk at a time.
   Printer(const Body& body, std::function<void(std::string_view)> flush) : Printer(body) { flush_ = std::move(flush); }
@@ -671,57 +670,55 @@ class Printer {
     out_->put('(');
     for (std::size_t i = 0; i < ps.size(); ++i) {
       if (i) out_->put(", ");
-      visit_var(ps[i]);
       out_->put('%');
-      out_->put(name(ps[i]));
+      out_->put(var(ps[i]));
       out_->put(": ");
       out_->put(type_text(body_[ps[i]].type));
     }
     out_->put(')');
   }
 
-  /// Feeds the fingerprint, when computing it, with a node met.
+  /// Feeds the fingerprint, when computing it, with a node met (not a var).
   inline void visit(ExprId id) {
     if (hashing_) hash_.node(id, 0);
   }
-  /// ... with a var met, numbered the first time.
-  inline void visit_var(ExprId var) {
-    if (!hashing_) return;
-    if (numbers_[var] == unnumbered) numbers_[var] = next_number_++;
-    hash_.node(var, numbers_[var]);
-  }
 
-  /// The printed name of a var: its own, unless another var took it first.
-  /// Own names are views of the body's names; only renamed ones are stored.
-  inline std::string_view name(ExprId var) {
-    if (names_[var] == own) [[likely]] return body_.name(var);
-    if (names_[var] != unnamed) return renamed_[names_[var] - first_renamed];
-    return first_name(var);
+  /// A var met: its printed name, its own unless another var took it first.
+  /// The first time, it is numbered (for the fingerprint) and named. Own
+  /// names are views of the body's names; only renamed ones are stored.
+  inline std::string_view var(ExprId id) {
+    std::uint32_t state = vars_[id];
+    if (state == 0) [[unlikely]] state = meet(id);
+    if (hashing_) hash_.var(id, (state & ~renamed) - 1);
+    if (!(state & renamed)) [[likely]] return body_.name(id);
+    return renamed_[renamed_index_.at(id)];
   }
-  /// Names a var met for the first time.
-  std::string_view first_name(ExprId var) {
+  /// Numbers and names a var met for the first time; its state.
+  std::uint32_t meet(ExprId id) {
+    const bool own = first_name(id);
+    vars_[id] = ++met_ | (own ? 0 : renamed);
+    return vars_[id];
+  }
+  /// Names a var met for the first time: true if it keeps its own name.
+  bool first_name(ExprId var) {
     const std::string_view own_name = body_.name(var);
     if (by_slot_ && !own_name.empty()) {
       // Distinct names: only a var of the same name slot can have taken it.
       const std::uint32_t slot = body_[var].a;
       if (!slot_taken_[slot]) {
         slot_taken_[slot] = true;
-        names_[var] = own;
-        return own_name;
+        return true;
       }
     }
     if (by_slot_) compare_names();
-    if (!own_name.empty() && taken_.insert(var).second) {
-      names_[var] = own;
-      return own_name;
-    }
+    if (!own_name.empty() && taken_.insert(var).second) return true;
     const std::string_view base = own_name.empty() ? std::string_view("v") : own_name;
     std::string candidate(base);
     for (std::size_t n = 1; taken_.contains(std::string_view(candidate)); ++n) candidate = fmt::format("{}_{}", base, n);
     renamed_.push_back(std::move(candidate));
     taken_.insert(renamed_key | static_cast<std::uint32_t>(renamed_.size() - 1));
-    names_[var] = static_cast<std::uint32_t>(first_renamed + renamed_.size() - 1);
-    return renamed_.back();
+    renamed_index_.emplace(var, static_cast<std::uint32_t>(renamed_.size() - 1));
+    return false;
   }
 
   /// From here on, names are compared as text: the set of names taken gets
@@ -729,8 +726,8 @@ class Printer {
   void compare_names() {
     by_slot_ = false;
     taken_.reserve(body_.size() / 2);
-    for (ExprId v = 0; v < names_.size(); ++v) {
-      if (names_[v] == own) taken_.insert(v);
+    for (ExprId v = 0; v < vars_.size(); ++v) {
+      if (vars_[v] != 0 && !(vars_[v] & renamed)) taken_.insert(v);
     }
   }
 
@@ -773,10 +770,9 @@ class Printer {
     while (body_[id].kind == Kind::let) {
       const Node& let = body_[id];
       visit(id);
-      visit_var(let.a);
       out.spaces(depth * 2);
       out.put("let %");
-      out.put(name(let.a));
+      out.put(var(let.a));
       if (body_[let.a].type.known()) out.put(": "), out.put(type_text(body_[let.a].type));
       out.put(" = ");
       expr(let.b, depth);
@@ -795,13 +791,9 @@ class Printer {
   void expr(ExprId id, std::size_t depth) {
     TextOut& out = *out_;
     const Node& n = body_[id];
-    if (n.kind == Kind::var) {
-      visit_var(id);
-    } else if (n.kind != Kind::let) {  // block() meets a let
-      visit(id);
-    }
+    if (n.kind != Kind::var && n.kind != Kind::let) visit(id);  // var() meets a var, block() a let
     switch (n.kind) {
-      case Kind::var: out.put('%'), out.put(name(id)); return;
+      case Kind::var: out.put('%'), out.put(var(id)); return;
       case Kind::int_const: out.integer(body_.int_value(id)); return;
       case Kind::float_const: out.put(float_text(body_.float_value(id))); return;
       case Kind::bool_const: out.put(body_.bool_value(id) ? "true" : "false"); return;
@@ -884,12 +876,16 @@ class Printer {
     return text;
   }
 
-  static constexpr std::uint32_t unnamed = 0, own = 1, first_renamed = 2;
   static constexpr std::size_t chunk = std::size_t{1} << 20;
   std::function<void(std::string_view)> flush_;
   const Body& body_;
   TextOut* out_ = nullptr;
-  std::vector<std::uint32_t> names_;  // per var: unnamed, own, or first_renamed + index in renamed_
+  /// Per var: 0 until met, then the order met (from 1), with `renamed` set
+  /// if it does not keep its own name.
+  static constexpr std::uint32_t renamed = 0x80000000u;
+  std::vector<std::uint32_t> vars_;
+  std::uint32_t met_ = 0;
+  boost::unordered_flat_map<ExprId, std::uint32_t> renamed_index_;  // var -> its name in renamed_
   std::deque<std::string> renamed_;
   boost::unordered_flat_set<std::uint32_t, TakenHash, TakenEqual> taken_;
   bool by_slot_;                  // while the names taken are told by their slots alone
@@ -899,9 +895,6 @@ class Printer {
   std::string_view last_type_text_;
   bool hashing_;
   Fingerprinter hash_;
-  static constexpr std::uint32_t unnumbered = 0xffffffffu;
-  std::vector<std::uint32_t> numbers_;  // per var, when hashing: in the order met
-  std::uint32_t next_number_ = 0;
 };
 
 }  // namespace passline::ir::detail
