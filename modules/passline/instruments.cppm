@@ -157,10 +157,10 @@ class PrintChanged final : public Instrument {
       fingerprint_ = ir.fingerprint();
       return;
     }
-    std::string text = detail::with_newline(ir.print());
+    print(ir);
     fingerprint_ = ir.fingerprint();  // after the print, which may have computed it
-    if (mode_ != Mode::quiet) detail::write_dump(out_, "// *** IR Dump At Start ***\n", text);
-    if (keeps_text()) text_ = std::move(text);
+    if (mode_ != Mode::quiet) detail::write_dump(out_, "// *** IR Dump At Start ***\n", text_);
+    if (keeps_text()) std::swap(last_text_, text_);
   }
   void after_pass(const PassInfo& info, IRView ir, const PassPlace& place) override {
     if (place.pipeline) return;
@@ -168,29 +168,35 @@ class PrintChanged final : public Instrument {
     // hand. Another IR is printed first, to show if it changed (or to compare
     // by text, without a fingerprint), and a print may fingerprint it too.
     std::optional<std::uint64_t> fingerprint = ir.cached_fingerprint();
-    std::string text;
-    if (!fingerprint) {
-      text = detail::with_newline(ir.print());
+    const bool printed = !fingerprint;
+    if (printed) {
+      print(ir);
       fingerprint = ir.fingerprint();
     }
-    const bool same = fingerprint && fingerprint_ ? *fingerprint == *fingerprint_ : text == text_;
+    const bool same = fingerprint && fingerprint_ ? *fingerprint == *fingerprint_ : text_ == last_text_;
     if (same) {
       if (mode_ != Mode::quiet) out_(detail::dump_header("After", info, place, " omitted because no change"));
       return;
     }
-    if (text.empty()) text = detail::with_newline(ir.print());
+    if (!printed) print(ir);
     const std::string label = std::string(info.name);
     if (mode_ == Mode::diff) {
-      out_(detail::dump_header("After", info, place) + unified_diff(text_, text, last_, label));
+      out_(detail::dump_header("After", info, place) + unified_diff(last_text_, text_, last_, label));
     } else {
-      detail::write_dump(out_, detail::dump_header("After", info, place), text);
+      detail::write_dump(out_, detail::dump_header("After", info, place), text_);
     }
     fingerprint_ = fingerprint;
     last_ = label;
-    if (keeps_text()) text_ = std::move(text);
+    if (keeps_text()) std::swap(last_text_, text_);
   }
 
  private:
+  /// The IR as text, ending in a newline, into `text_`: one string for every
+  /// print, its room kept.
+  void print(IRView ir) {
+    ir.print(text_);
+    if (!text_.empty() && text_.back() != '\n') text_ += '\n';
+  }
   /// The text of the IR as last printed is kept to diff with, or to compare
   /// by when the IR has no fingerprint.
   bool keeps_text() const { return mode_ == Mode::diff || !fingerprint_; }
@@ -199,7 +205,8 @@ class PrintChanged final : public Instrument {
   Output out_;
   bool started_ = false;
   std::optional<std::uint64_t> fingerprint_;  // of the IR as last printed
-  std::string text_;                           // the IR as last printed, when kept
+  std::string text_;                           // the IR as printed now
+  std::string last_text_;                      // the IR as last printed, when kept
   std::string last_;                           // the pass after which it was printed
 };
 

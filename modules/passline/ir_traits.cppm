@@ -36,6 +36,7 @@ export namespace passline {
 ///   static bool identical(const IR& before, const IR& after);  // cheap, e.g. a pointer compare
 /// Presentation (for instruments):
 ///   static std::string print(const IR&);
+///   static void print_into(const IR&, std::string& out);      // optional: `out` replaced, its room reused
 ///   static std::uint64_t fingerprint(const IR&);                // structural hash
 ///   static std::optional<std::uint64_t> cached_fingerprint(const IR&);  // optional: see below
 /// `cached_fingerprint` is the fingerprint when it is at hand without a walk
@@ -83,6 +84,10 @@ template <class IR>
 concept Printable = requires(const IR& ir) {
   { IRTraits<IR>::print(ir) } -> std::convertible_to<std::string>;
 };
+
+/// An IR that IRTraits can print into a string it is given, reusing its room.
+template <class IR>
+concept PrintsInto = Printable<IR> && requires(const IR& ir, std::string& out) { IRTraits<IR>::print_into(ir, out); };
 
 /// An IR that IRTraits can fingerprint.
 template <class IR>

@@ -30,6 +30,15 @@ class IRView {
   }
   /// Whether the IR's traits can fingerprint it.
   bool fingerprintable() const { return ir_ && ops_->fingerprint != nullptr; }
+  /// The IR as text in `out`, which it replaces: an instrument that prints
+  /// again and again can keep one string, and its room.
+  void print(std::string& out) const {
+    if (ir_ && ops_->print_into) {
+      ops_->print_into(ir_, out);
+    } else {
+      out = print();
+    }
+  }
   /// The IR's structural fingerprint, when its traits define one.
   std::optional<std::uint64_t> fingerprint() const {
     if (!ir_ || !ops_->fingerprint) return std::nullopt;
@@ -53,6 +62,7 @@ class IRView {
   struct Ops {
     const std::type_info* type;
     std::string (*print)(const void*);
+    void (*print_into)(const void*, std::string&);
     std::uint64_t (*fingerprint)(const void*);
     std::optional<std::uint64_t> (*cached_fingerprint)(const void*);
   };
@@ -65,6 +75,13 @@ class IRView {
           return +[](const void* ir) { return std::string(IRTraits<IR>::print(*static_cast<const IR*>(ir))); };
         } else {
           return static_cast<std::string (*)(const void*)>(nullptr);
+        }
+      }(),
+      .print_into = [] {
+        if constexpr (PrintsInto<IR>) {
+          return +[](const void* ir, std::string& out) { IRTraits<IR>::print_into(*static_cast<const IR*>(ir), out); };
+        } else {
+          return static_cast<void (*)(const void*, std::string&)>(nullptr);
         }
       }(),
       .fingerprint = [] {

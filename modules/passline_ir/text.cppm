@@ -928,16 +928,22 @@ void print_to(const Module& module, const std::function<void(std::string_view)>&
   }
 }
 
-/// A module in the text format, functions separated by a blank line.
-std::string print(const Module& module) {
+/// A module in the text format in `out`, which it replaces, reusing its room.
+void print(const Module& module, std::string& out) {
   std::size_t nodes = 0;
   for (const Function& fn : module.functions) nodes += fn.body->size();
-  std::string out;
+  out.clear();
   out.reserve(nodes * 16);  // about what a node takes in text: one copy, not a dozen regrowths
   for (std::size_t i = 0; i < module.functions.size(); ++i) {
     if (i) out += '\n';
     detail::Printer(*module.functions[i].body).function(module.functions[i], out);
   }
+}
+
+/// A module in the text format, functions separated by a blank line.
+std::string print(const Module& module) {
+  std::string out;
+  print(module, out);
   return out;
 }
 

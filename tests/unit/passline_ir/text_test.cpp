@@ -8,6 +8,7 @@
 #include <string>
 #include <system_error>
 #include <vector>
+import passline;
 import passline.ir;
 
 namespace {
@@ -55,6 +56,17 @@ TEST(Text, PrintsWhatItParsed) {
   const std::string printed = ir::print(ir::parse(sample));
   // The comment goes; everything else is printed as written.
   EXPECT_EQ(printed, std::string(sample).substr(std::string(sample).find('\n') + 1));
+}
+
+TEST(Text, PrintingIntoAStringReplacesWhatItHeld) {
+  const ir::Module m = ir::parse(sample);
+  std::string out = "stale text that is longer than nothing";
+  ir::print(m, out);
+  EXPECT_EQ(out, ir::print(m));
+  std::string through_view = "stale";
+  passline::IRView(m).print(through_view);
+  EXPECT_EQ(through_view, out);
+  static_assert(passline::PrintsInto<ir::Module>);
 }
 
 TEST(Text, PrintParseIsAFixedPointAfterOneRound) {
