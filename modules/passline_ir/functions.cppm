@@ -198,7 +198,7 @@ class Fingerprinter {
   }
 
  private:
-  static std::uint64_t shape(const Node& n) {
+  static inline std::uint64_t shape(const Node& n) {
     return (static_cast<std::uint64_t>(n.kind) << 40) | (static_cast<std::uint64_t>(n.op) << 32) | n.type.id;
   }
   const Body& body_;

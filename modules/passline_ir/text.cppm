@@ -679,14 +679,14 @@ class Printer {
   }
 
   /// Feeds the fingerprint, when computing it, with a node met (not a var).
-  inline void visit(ExprId id) {
+  [[gnu::always_inline]] inline void visit(ExprId id) {
     if (hashing_) hash_.node(id, 0);
   }
 
   /// A var met: its printed name, its own unless another var took it first.
   /// The first time, it is numbered (for the fingerprint) and named. Own
   /// names are views of the body's names; only renamed ones are stored.
-  inline std::string_view var(ExprId id) {
+  [[gnu::always_inline]] inline std::string_view var(ExprId id) {
     std::uint32_t state = vars_[id];
     if (state == 0) [[unlikely]] state = meet(id);
     if (hashing_) hash_.var(id, (state & ~renamed) - 1);
