@@ -174,10 +174,12 @@ class NumberedWalk {
 
 /// A body's fingerprint, from its nodes in the order NumberedWalk meets them:
 /// fed by that walk, or by any walk in the same order (the printer's), and
-/// kept in the body.
+/// kept in the body. Each node's hash is salted with its place in the order,
+/// and the hashes are summed: the sum is all that each step waits for, so the
+/// steps of nodes in a row overlap.
 class Fingerprinter {
  public:
-  explicit Fingerprinter(const Body& body) : body_(body), h_(mix(0x51ed2701, body.result().id)) {}
+  explicit Fingerprinter(const Body& body) : body_(body), h_(spread(0x51ed2701 ^ body.result().id)) {}
 
   /// Whether the body's fingerprint is still to be computed.
   static bool wanted(const Body& body) { return body.fingerprint_.load(std::memory_order_relaxed) == 0; }
@@ -185,24 +187,30 @@ class Fingerprinter {
   /// Node `id`, and for a var its number (else 0).
   inline void node(ExprId id, std::uint32_t var_number) {
     const Node& n = body_[id];
-    h_ = mix(h_, shape(n) ^ spread(n.kind == Kind::var ? var_number : payload(body_, id)));
+    add(shape(n) ^ spread(n.kind == Kind::var ? var_number : payload(body_, id)));
   }
   /// Var `id`, numbered `number`.
-  inline void var(ExprId id, std::uint32_t number) { h_ = mix(h_, shape(body_[id]) ^ spread(number)); }
+  inline void var(ExprId id, std::uint32_t number) { add(shape(body_[id]) ^ spread(number)); }
 
   /// The fingerprint of all the nodes given, now kept in the body.
   std::uint64_t finish() {
-    if (h_ == 0) h_ = 1;  // 0 means "not computed"
-    body_.fingerprint_.store(h_, std::memory_order_relaxed);
-    return h_;
+    std::uint64_t h = mix(h_, place_);
+    if (h == 0) h = 1;  // 0 means "not computed"
+    body_.fingerprint_.store(h, std::memory_order_relaxed);
+    return h;
   }
 
  private:
   static inline std::uint64_t shape(const Node& n) {
     return (static_cast<std::uint64_t>(n.kind) << 40) | (static_cast<std::uint64_t>(n.op) << 32) | n.type.id;
   }
+  inline void add(std::uint64_t value) {
+    place_ += 0x9e3779b97f4a7c15ull;  // the next place in the order
+    h_ += spread(value + place_);
+  }
   const Body& body_;
   std::uint64_t h_;
+  std::uint64_t place_ = 0;
 };
 
 }  // namespace detail
