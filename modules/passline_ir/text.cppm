@@ -580,7 +580,7 @@ class TextOut {
   inline void put(std::string_view piece) {
     const std::size_t n = piece.size();
     if (static_cast<std::size_t>(end_ - cursor_) < n) grow(n);
-    std::memcpy(cursor_, piece.data(), n);
+    copy(cursor_, piece.data(), n);
     cursor_ += n;
   }
   inline void put(char c) {
@@ -588,13 +588,30 @@ class TextOut {
     *cursor_++ = c;
   }
   inline void spaces(std::size_t n) {
-    if (static_cast<std::size_t>(end_ - cursor_) < n) grow(n);
-    std::memset(cursor_, ' ', n);
-    cursor_ += n;
+    static constexpr std::string_view indent = "                ";
+    while (n > indent.size()) {
+      put(indent);
+      n -= indent.size();
+    }
+    put(indent.substr(0, n));
   }
   inline void integer(std::int64_t value) {
     const fmt::format_int digits(value);
     put(std::string_view(digits.data(), digits.size()));
+  }
+
+  /// Room for `n` bytes at the cursor, to write through a pointer of one's
+  /// own (held in a register, where the cursor, which any byte written
+  /// might alias, is not) and then `commit`.
+  inline char* room(std::size_t n) {
+    if (static_cast<std::size_t>(end_ - cursor_) < n) grow(n);
+    return cursor_;
+  }
+  inline void commit(char* end) { cursor_ = end; }
+  /// Writes `piece` at `to`; returns the end.
+  static inline char* write(char* to, std::string_view piece) {
+    copy(to, piece.data(), piece.size());
+    return to + piece.size();
   }
 
   inline std::size_t size() const { return static_cast<std::size_t>(cursor_ - text_.data()); }
@@ -602,6 +619,24 @@ class TextOut {
   void clear() { cursor_ = text_.data(); }
 
  private:
+  /// Copies `n` bytes. Most pieces are short (a name, an operator, a type):
+  /// two overlapping moves of a fixed size copy them, with no call.
+  static inline void copy(char* to, const char* from, std::size_t n) {
+    if (n >= 8 && n <= 16) {
+      std::memcpy(to, from, 8);
+      std::memcpy(to + n - 8, from + n - 8, 8);
+    } else if (n >= 4 && n < 8) {
+      std::memcpy(to, from, 4);
+      std::memcpy(to + n - 4, from + n - 4, 4);
+    } else if (n > 16) {
+      std::memcpy(to, from, n);
+    } else if (n > 0) {
+      to[0] = from[0];
+      to[n / 2] = from[n / 2];
+      to[n - 1] = from[n - 1];
+    }
+  }
+
   void grow(std::size_t piece) {
     const std::size_t used = size();
     text_.resize(used + std::max(piece, used - start_) + 4096);
@@ -770,13 +805,18 @@ class Printer {
     while (body_[id].kind == Kind::let) {
       const Node& let = body_[id];
       visit(id);
-      out.spaces(depth * 2);
-      out.put("let %");
-      out.put(var(let.a));
-      if (body_[let.a].type.known()) out.put(": "), out.put(type_text(body_[let.a].type));
-      out.put(" = ");
-      expr(let.b, depth);
-      out.put(";\n");
+      const std::string_view name = var(let.a);
+      const Type type = body_[let.a].type;
+      const std::string_view type_name = type.known() ? type_text(type) : std::string_view();
+      if (!operator_line(depth, name, type_name, let.b)) {
+        out.spaces(depth * 2);
+        out.put("let %");
+        out.put(name);
+        if (type.known()) out.put(": "), out.put(type_name);
+        out.put(" = ");
+        expr(let.b, depth);
+        out.put(";\n");
+      }
       id = let.c;
       if (flush_ && out.size() >= chunk) {
         flush_(out.text());
@@ -786,6 +826,54 @@ class Printer {
     out.spaces(depth * 2);
     expr(id, depth);
     out.put('\n');
+  }
+
+  /// The commonest line, `let %x: T = op(%a, 1);`, an operator on vars and
+  /// integers, written in one go; false (and nothing done) for another.
+  bool operator_line(std::size_t depth, std::string_view name, std::string_view type_name, ExprId value) {
+    const Node& v = body_[value];
+    if (v.kind != Kind::op) return false;
+    const ExprId operands[3] = {v.a, v.b, v.c};
+    const std::size_t count = v.c != no_expr ? 3 : v.b != no_expr ? 2 : 1;
+    for (std::size_t i = 0; i < count; ++i) {
+      const Kind k = body_[operands[i]].kind;
+      if (k != Kind::var && k != Kind::int_const) return false;
+    }
+    visit(value);
+    std::string_view texts[3];
+    char digits[3][24];
+    bool is_var[3] = {};
+    std::size_t length = depth * 2 + 5 + name.size() + (type_name.empty() ? 0 : 2 + type_name.size()) + 3 +
+                         op_name(v.op).size() + 1 + 2 * (count - 1) + 3;
+    for (std::size_t i = 0; i < count; ++i) {
+      if (body_[operands[i]].kind == Kind::var) {
+        is_var[i] = true;
+        texts[i] = var(operands[i]);
+        ++length;
+      } else {
+        visit(operands[i]);
+        const auto end = std::to_chars(digits[i], digits[i] + sizeof digits[i], body_.int_value(operands[i])).ptr;
+        texts[i] = std::string_view(digits[i], static_cast<std::size_t>(end - digits[i]));
+      }
+      length += texts[i].size();
+    }
+    char* p = out_->room(length);
+    std::memset(p, ' ', depth * 2);
+    p += depth * 2;
+    p = TextOut::write(p, "let %");
+    p = TextOut::write(p, name);
+    if (!type_name.empty()) p = TextOut::write(TextOut::write(p, ": "), type_name);
+    p = TextOut::write(p, " = ");
+    p = TextOut::write(p, op_name(v.op));
+    *p++ = '(';
+    for (std::size_t i = 0; i < count; ++i) {
+      if (i) p = TextOut::write(p, ", ");
+      if (is_var[i]) *p++ = '%';
+      p = TextOut::write(p, texts[i]);
+    }
+    p = TextOut::write(p, ");\n");
+    out_->commit(p);
+    return true;
   }
 
   void expr(ExprId id, std::size_t depth) {
