@@ -828,23 +828,25 @@ class Printer {
     out.put('\n');
   }
 
-  /// The commonest line, `let %x: T = op(%a, 1);`, an operator on vars and
-  /// integers, written in one go; false (and nothing done) for another.
+  /// The commonest lines, `let %x: T = op(%a, 1);` (an operator on vars and
+  /// integers) and `let %x: T = 1;` (or `= %a`), written in one go; false
+  /// (and nothing done) for another.
   bool operator_line(std::size_t depth, std::string_view name, std::string_view type_name, ExprId value) {
     const Node& v = body_[value];
-    if (v.kind != Kind::op) return false;
-    const ExprId operands[3] = {v.a, v.b, v.c};
-    const std::size_t count = v.c != no_expr ? 3 : v.b != no_expr ? 2 : 1;
-    for (std::size_t i = 0; i < count; ++i) {
+    const bool op = v.kind == Kind::op;
+    if (!op && v.kind != Kind::var && v.kind != Kind::int_const) return false;
+    const ExprId operands[3] = {op ? v.a : value, v.b, v.c};
+    const std::size_t count = !op ? 1 : v.c != no_expr ? 3 : v.b != no_expr ? 2 : 1;
+    for (std::size_t i = 0; op && i < count; ++i) {
       const Kind k = body_[operands[i]].kind;
       if (k != Kind::var && k != Kind::int_const) return false;
     }
-    visit(value);
+    if (op) visit(value);
     std::string_view texts[3];
     char digits[3][24];
     bool is_var[3] = {};
     std::size_t length = depth * 2 + 5 + name.size() + (type_name.empty() ? 0 : 2 + type_name.size()) + 3 +
-                         op_name(v.op).size() + 1 + 2 * (count - 1) + 3;
+                         (op ? op_name(v.op).size() + 2 : 0) + 2 * (count - 1) + 2;
     for (std::size_t i = 0; i < count; ++i) {
       if (body_[operands[i]].kind == Kind::var) {
         is_var[i] = true;
@@ -864,14 +866,14 @@ class Printer {
     p = TextOut::write(p, name);
     if (!type_name.empty()) p = TextOut::write(TextOut::write(p, ": "), type_name);
     p = TextOut::write(p, " = ");
-    p = TextOut::write(p, op_name(v.op));
-    *p++ = '(';
+    if (op) p = TextOut::write(TextOut::write(p, op_name(v.op)), "(");
     for (std::size_t i = 0; i < count; ++i) {
       if (i) p = TextOut::write(p, ", ");
       if (is_var[i]) *p++ = '%';
       p = TextOut::write(p, texts[i]);
     }
-    p = TextOut::write(p, ");\n");
+    if (op) *p++ = ')';
+    p = TextOut::write(p, ";\n");
     out_->commit(p);
     return true;
   }

@@ -58,15 +58,17 @@ TEST(Text, PrintsWhatItParsed) {
   EXPECT_EQ(printed, std::string(sample).substr(std::string(sample).find('\n') + 1));
 }
 
-// Lets of an operator on vars and integers, the commonest line, are written
-// in one go: every arity, typed or not, negative and extreme integers, at
-// every depth.
+// Lets of an operator on vars and integers, or of a var or an integer, the
+// commonest lines, are written in one go: every arity, typed or not,
+// negative and extreme integers, at every depth.
 TEST(Text, OperatorLinesPrintAsWritten) {
   const std::string text = R"(def @f(%x: i64, %c: bool) -> i64 {
   let %a: i64 = add(%x, 1);
   let %b = neg(%a);
   let %c2: i64 = select(%c, -9223372036854775808, 9223372036854775807);
   let %d = mul(-3, 0);
+  let %z = -5;
+  let %w: i64 = %z;
   let %g = fn(%y: i64) -> i64 {
     let %e = sub(%y, %a);
     if %c {
@@ -78,7 +80,7 @@ TEST(Text, OperatorLinesPrintAsWritten) {
     }
   };
   let %n = not(%c);
-  add(%b, %d)
+  add(%b, %w)
 }
 )";
   EXPECT_EQ(ir::print(ir::parse(text)), text);
