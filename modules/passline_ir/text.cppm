@@ -10,7 +10,6 @@
 module;
 #include <charconv>
 #include <cmath>
-#include <cstdlib>
 #include <cstring>
 #include <cstdint>
 #include <memory>
@@ -557,7 +556,8 @@ class Parser {
   BodyBuilder builder_;
   boost::unordered_flat_set<ExprId, NameHash, SameName> scopes_{0, NameHash{&builder_}, SameName{&builder_}};
   boost::unordered_flat_map<ExprId, ExprId> hidden_;  // binder -> the binder of its name it hides
-  boost::unordered_flat_set<ExprId, NameHash, SameName> stored_{0, NameHash{&builder_}, SameName{&builder_}};  // the first var of each name
+  // The first var of each name, whose name slot later vars of the name share.
+  boost::unordered_flat_set<ExprId, NameHash, SameName> stored_{0, NameHash{&builder_}, SameName{&builder_}};
   std::size_t released_ = 0;                         // where the source text was last handed back
 };
 
