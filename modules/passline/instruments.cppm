@@ -76,6 +76,34 @@ inline void write_dump(const Output& out, std::string_view header, std::string_v
   if (!text.empty() && text.back() != '\n') out("\n");
 }
 
+/// `word` as one word of a POSIX shell command line: as it is when it holds
+/// nothing a shell reads specially, else in single quotes, with each quote
+/// it holds written `\'` outside them. A shell and wordexp(3) read it back
+/// the same.
+inline std::string shell_word(std::string_view word) {
+  const bool plain = !word.empty() && std::ranges::all_of(word, [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           std::string_view("_-+=,./:@%").find(c) != std::string_view::npos;
+  });
+  if (plain) return std::string(word);
+  if (word.empty()) return "''";
+  std::string quoted;
+  bool open = false;  // no empty '' pieces: wordexp would split a word at one
+  for (char c : word) {
+    if (c == '\'') {
+      if (open) quoted += '\'';
+      open = false;
+      quoted += "\\'";
+    } else {
+      if (!open) quoted += '\'';
+      open = true;
+      quoted += c;
+    }
+  }
+  if (open) quoted += '\'';
+  return quoted;
+}
+
 inline bool names(const std::vector<std::string>& list, std::string_view name) {
   return std::ranges::find(list, name) != list.end();
 }
@@ -469,9 +497,11 @@ export namespace passline {
 
 /// `--reproducer=FILE`: when a pass fails, writes the IR it failed on to
 /// FILE, after a first line that says how to replay it: the pass alone with
-/// its options, and `settings` (the flags of the run that matter, e.g. `--opt-level=3`). The
-/// line is a comment of the IR's text format (`comment`), so the file is
-/// itself an input: `passline-opt --run-reproducer FILE` replays it.
+/// its options, and `settings` (the flags of the run that matter, e.g.
+/// `--opt-level=3`, each a shell word: detail::shell_word). The line is a
+/// comment of the IR's text format (`comment`), so the file is itself an
+/// input: `passline-opt --run-reproducer FILE` replays it, and the flags
+/// after the marker can be pasted into a shell as they are.
 class Reproducer final : public Instrument {
  public:
   static constexpr std::string_view marker = "passline-opt reproducer:";
@@ -482,12 +512,10 @@ class Reproducer final : public Instrument {
   void after_failed_pass(const PassInfo& info, IRView ir, const PassPlace& place, std::exception_ptr) override {
     if (place.pipeline || written_) return;  // the innermost pass that failed, once
     written_ = true;
-    // The pass as pipeline text, with its options; quoted for the replay's
-    // command line when they hold spaces or quotes.
-    std::string pass = detail::with_options(info.name, place.options);
-    if (pass.find_first_of(" \"'") != std::string::npos) pass = "'" + pass + "'";
+    // The pass as pipeline text, with its options, as one shell word.
+    const std::string pass = detail::shell_word("--passes=" + detail::with_options(info.name, place.options));
     std::ofstream out(file_, std::ios::binary | std::ios::trunc);
-    out << fmt::format(fmt::runtime("{} {} --passes={}{}{}\n"), comment_, marker, pass, settings_.empty() ? "" : " ",
+    out << fmt::format(fmt::runtime("{} {} {}{}{}\n"), comment_, marker, pass, settings_.empty() ? "" : " ",
                        settings_)
         << detail::with_newline(ir.print());
   }

@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <malloc.h>
 #include <exception>
@@ -19,6 +20,8 @@
 #include <string>
 #include <variant>
 #include <vector>
+
+#include <wordexp.h>
 import passline;
 import passline.ir;
 import passline.ir.passes;
@@ -93,13 +96,14 @@ struct Failure {
 /// The flags of a run that a reproducer must repeat besides the pass.
 std::string reproducer_settings(const Options& o, int opt_level) {
   std::string settings = fmt::format("--opt-level={}", opt_level);
-  for (const std::string& setting : o.config) settings += " --config " + setting;
+  for (const std::string& setting : o.config) settings += " --config " + passline::detail::shell_word(setting);
   return settings;
 }
 
-/// The arguments a reproducer file replays: itself as the input, then the
-/// flags on its first line.
-std::string replay_arguments(const std::string& file) {
+/// The arguments a reproducer file replays, for CLI11 (last first): itself
+/// as the input, then the flags on its first line, split into words as a
+/// shell splits them (wordexp(3), which runs no commands).
+std::vector<std::string> replay_arguments(const std::string& file) {
   std::ifstream in(file);
   if (!in) throw Failure{fmt::format("cannot open '{}': {}", file, std::strerror(errno))};
   std::string line;
@@ -108,7 +112,19 @@ std::string replay_arguments(const std::string& file) {
   if (at == std::string::npos) {
     throw Failure{fmt::format("'{}' is not a reproducer: its first line has no '{}'", file, passline::Reproducer::marker)};
   }
-  return fmt::format("\"{}\" {}", file, line.substr(at + passline::Reproducer::marker.size()));
+  const std::string flags = line.substr(at + passline::Reproducer::marker.size());
+  wordexp_t words{};
+  const int error = ::wordexp(flags.c_str(), &words, WRDE_NOCMD);
+  if (error != 0) {
+    if (error == WRDE_NOSPACE) ::wordfree(&words);
+    const std::size_t start = std::min(flags.find_first_not_of(' '), flags.size());
+    throw Failure{fmt::format("'{}': its replay line does not read as shell words: {}", file, flags.substr(start))};
+  }
+  std::vector<std::string> arguments{file};
+  for (std::size_t i = 0; i < words.we_wordc; ++i) arguments.emplace_back(words.we_wordv[i]);
+  ::wordfree(&words);
+  std::reverse(arguments.begin(), arguments.end());
+  return arguments;
 }
 
 /// The input module: from a file (mapped, see ir::Source::open) or stdin.
@@ -304,7 +320,7 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
     if (!options.run_reproducer.empty()) {  // the run the file describes, with its own flags
       const std::string output = options.output;
-      std::string arguments;
+      std::vector<std::string> arguments;
       try {
         arguments = replay_arguments(options.run_reproducer);
       } catch (const Failure& e) {
@@ -313,7 +329,7 @@ int main(int argc, char** argv) {
       }
       app.clear();
       options = Options{};
-      app.parse(arguments, false);
+      app.parse(arguments);
       options.output = output;
     }
   } catch (const CLI::ParseError& e) {

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <boost/json.hpp>
+#include <wordexp.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -189,6 +190,24 @@ TEST(Instruments, PrintChangedDiffShowsWhatEachPassChangedFromTheLastPrint) {
 
 // Hunk headings name the line above the hunk that starts a definition, as
 // git's do: `def @main(...)` in a module.
+// A reproducer's replay line is shell words: what a shell, and wordexp(3)
+// as --run-reproducer reads it, split back to the words written.
+TEST(Instruments, ShellWordsReadBackAsTheyWereWritten) {
+  EXPECT_EQ(passline::detail::shell_word("--opt-level=2"), "--opt-level=2");
+  EXPECT_EQ(passline::detail::shell_word("--passes=P{a=1}"), "'--passes=P{a=1}'");
+  EXPECT_EQ(passline::detail::shell_word("it's"), "'it'\\''s'");
+  EXPECT_EQ(passline::detail::shell_word("'"), "\\'");
+  EXPECT_EQ(passline::detail::shell_word(""), "''");
+  const std::vector<std::string> words = {"--passes=P{label=\"it's a $HOME `x` \\ ;|&\"}", "", "plain", "'", "a\"b"};
+  std::string line;
+  for (const std::string& word : words) line += passline::detail::shell_word(word) + " ";
+  wordexp_t read{};
+  ASSERT_EQ(::wordexp(line.c_str(), &read, WRDE_NOCMD), 0) << line;
+  const std::vector<std::string> back(read.we_wordv, read.we_wordv + read.we_wordc);
+  ::wordfree(&read);
+  EXPECT_EQ(back, words) << line;
+}
+
 TEST(Instruments, UnifiedDiffKeepsThreeLinesOfContextAndIsEmptyForEqualTexts) {
   EXPECT_EQ(passline::unified_diff("a\nb\n", "a\nb\n", "x", "y"), "");
   EXPECT_EQ(passline::unified_diff("1\n2\n3\n4\n5\n6\n7\n8\n9\n", "1\n2\n3\n4\nfive\n6\n7\n8\n9\n", "old", "new"),
@@ -410,7 +429,7 @@ TEST(Instruments, AReproducerWritesTheFailedPassWithItsOptions) {
   std::ifstream in(file);
   std::string first;
   std::getline(in, first);
-  EXPECT_EQ(first, "// passline-opt reproducer: --passes='FailingWithOptions{limit=3 label=\"a b\"}' --opt-level=2");
+  EXPECT_EQ(first, "// passline-opt reproducer: '--passes=FailingWithOptions{limit=3 label=\"a b\"}' --opt-level=2");
   const std::string rest(std::istreambuf_iterator<char>(in), {});
   EXPECT_EQ(rest, "def @f(%x: i64) -> i64 {\n  let %a: i64 = mul(2, 3);\n  add(%x, %a)\n}\n");  // typed: after InferType
   std::filesystem::remove(file);
