@@ -223,7 +223,7 @@ class PrintChanged final : public Instrument {
   /// print, its room kept.
   void print(IRView ir) {
     ir.print(text_);
-    if (!text_.empty() && text_.back() != '\n') text_ += '\n';
+    text_ = detail::with_newline(std::move(text_));
   }
   /// The text of the IR as last printed is kept to diff with, or to compare
   /// by when the IR has no fingerprint.

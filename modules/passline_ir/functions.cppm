@@ -181,9 +181,6 @@ class Fingerprinter {
  public:
   explicit Fingerprinter(const Body& body) : body_(body), h_(spread(0x51ed2701 ^ body.result().id)) {}
 
-  /// Whether the body's fingerprint is still to be computed.
-  static bool wanted(const Body& body) { return body.fingerprint_.load(std::memory_order_relaxed) == 0; }
-
   /// Node `id`, and for a var its number (else 0).
   inline void node(ExprId id, std::uint32_t var_number) {
     const Node& n = body_[id];

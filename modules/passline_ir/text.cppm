@@ -595,10 +595,7 @@ class TextOut {
     }
     put(indent.substr(0, n));
   }
-  inline void integer(std::int64_t value) {
-    const fmt::format_int digits(value);
-    put(std::string_view(digits.data(), digits.size()));
-  }
+  inline void integer(std::int64_t value) { commit(decimal(room(max_decimal), value)); }
 
   /// Room for `n` bytes at the cursor, to write through a pointer of one's
   /// own (held in a register, where the cursor, which any byte written
@@ -608,6 +605,9 @@ class TextOut {
     return cursor_;
   }
   inline void commit(char* end) { cursor_ = end; }
+  /// Writes `value` in decimal at `to` (room for max_decimal); returns the end.
+  static constexpr std::size_t max_decimal = 20;  // -9223372036854775808
+  static inline char* decimal(char* to, std::int64_t value) { return std::to_chars(to, to + max_decimal, value).ptr; }
   /// Writes `piece` at `to`; returns the end.
   static inline char* write(char* to, std::string_view piece) {
     copy(to, piece.data(), piece.size());
@@ -660,7 +660,7 @@ class Printer {
         vars_(body.size(), 0),
         taken_(0, TakenHash{{this}}, TakenEqual{{this}}),
         by_slot_(body.distinct_names()),
-        hashing_(Fingerprinter::wanted(body)),
+        hashing_(!body.cached_fingerprint()),
         hash_(body) {
     if (by_slot_) {
       slot_taken_.assign(body.names_size(), false);
@@ -843,7 +843,7 @@ class Printer {
     }
     if (op) visit(value);
     std::string_view texts[3];
-    char digits[3][24];
+    char digits[3][TextOut::max_decimal];
     bool is_var[3] = {};
     std::size_t length = depth * 2 + 5 + name.size() + (type_name.empty() ? 0 : 2 + type_name.size()) + 3 +
                          (op ? op_name(v.op).size() + 2 : 0) + 2 * (count - 1) + 2;
@@ -854,7 +854,7 @@ class Printer {
         ++length;
       } else {
         visit(operands[i]);
-        const auto end = std::to_chars(digits[i], digits[i] + sizeof digits[i], body_.int_value(operands[i])).ptr;
+        const char* end = TextOut::decimal(digits[i], body_.int_value(operands[i]));
         texts[i] = std::string_view(digits[i], static_cast<std::size_t>(end - digits[i]));
       }
       length += texts[i].size();
