@@ -41,6 +41,7 @@ import :context;
 import :ir_traits;
 import :options;
 import :text_format;
+import :output_file;
 
 export namespace passline {
 
@@ -345,7 +346,9 @@ class DumpDir final : public Instrument {
       : dir_(std::move(dir)), extension_(std::move(extension)) {}
 
   void enter_context() override {
-    std::filesystem::create_directories(dir_);
+    std::error_code error;
+    std::filesystem::create_directories(dir_, error);
+    if (error) throw FileError(fmt::format(fmt::runtime("cannot make the dump directory '{}': {}"), dir_.string(), error.message()));
     step_ = 0;
     wrote_input_ = false;
   }
@@ -361,10 +364,7 @@ class DumpDir final : public Instrument {
 
  private:
   void write(const std::string& stem, IRView ir) const {
-    const std::filesystem::path path = dir_ / (stem + extension_);
-    std::ofstream file(path, std::ios::binary | std::ios::trunc);
-    file << detail::with_newline(ir.print());
-    if (!file) throw PipelineError(fmt::format(fmt::runtime("cannot write '{}'"), path.string()));
+    write_file(dir_ / (stem + extension_), detail::with_newline(ir.print()));
   }
 
   std::filesystem::path dir_;
@@ -395,9 +395,10 @@ class Trace final : public Instrument {
 
   /// A trace kept in memory, for `json()` and `events()`.
   Trace() = default;
-  /// A trace written to `file` when the context exits. The file is created
-  /// when the context is entered, so that a path that cannot be written
-  /// fails before any pass runs.
+  /// A trace written to `file` (an OutputFile) when the context exits. The
+  /// write begins when the context is entered, so that a path that cannot be
+  /// written fails before any pass runs; a trace that could not be written
+  /// is reported by the context's exit (PassContext::Scope).
   explicit Trace(std::filesystem::path file) : file_(std::move(file)) {}
 
   bool wants_failed_input() const override { return false; }
@@ -429,6 +430,7 @@ class Trace final : public Instrument {
   void close(std::vector<Open>& open, Clock::time_point end);
 
   std::filesystem::path file_;
+  std::unique_ptr<OutputFile> output_;  // from entering the context until the trace is written
   Clock::time_point start_ = Clock::now();
   mutable std::mutex mutex_;  // functions run on several threads at once
   std::vector<Event> done_;
@@ -509,23 +511,43 @@ class Reproducer final : public Instrument {
   Reproducer(std::filesystem::path file, std::string settings, std::string comment = "//")
       : file_(std::move(file)), settings_(std::move(settings)), comment_(std::move(comment)) {}
 
+  /// Begins the write (an OutputFile), so that a path that cannot be written
+  /// fails before any pass runs; a run that does not fail writes nothing.
+  void enter_context() override {
+    written_ = false;
+    error_.clear();
+    output_ = std::make_unique<OutputFile>(file_);
+  }
+  void exit_context() override { output_.reset(); }
+
+  /// Writes the reproducer. A write that fails does not hide the pass's own
+  /// failure: it is kept for `error()`.
   void after_failed_pass(const PassInfo& info, IRView ir, const PassPlace& place, std::exception_ptr) override {
-    if (place.pipeline || written_) return;  // the innermost pass that failed, once
-    written_ = true;
+    if (place.pipeline || written_ || !error_.empty()) return;  // the innermost pass that failed, once
     // The pass as pipeline text, with its options, as one shell word.
     const std::string pass = detail::shell_word("--passes=" + detail::with_options(info.name, place.options));
-    std::ofstream out(file_, std::ios::binary | std::ios::trunc);
-    out << fmt::format(fmt::runtime("{} {} {}{}{}\n"), comment_, marker, pass, settings_.empty() ? "" : " ",
-                       settings_)
-        << detail::with_newline(ir.print());
+    try {
+      if (!output_) output_ = std::make_unique<OutputFile>(file_);
+      output_->write(fmt::format(fmt::runtime("{} {} {}{}{}\n"), comment_, marker, pass, settings_.empty() ? "" : " ",
+                                 settings_));
+      output_->write(detail::with_newline(ir.print()));
+      output_->commit();
+      written_ = true;
+    } catch (const FileError& error) {
+      error_ = error.what();
+    }
   }
   /// Whether a reproducer was written.
   bool written() const { return written_; }
+  /// Why a pass failed but its reproducer could not be written; empty if it was.
+  const std::string& error() const { return error_; }
 
  private:
   std::filesystem::path file_;
   std::string settings_;
   std::string comment_;
+  std::unique_ptr<OutputFile> output_;
+  std::string error_;
   bool written_ = false;
 };
 

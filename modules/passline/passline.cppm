@@ -22,6 +22,7 @@ export import :config;
 export import :instrument;
 export import :instruments;
 export import :diff;
+export import :output_file;
 export import :reporting;
 export import :ir_view;
 export import :options;

@@ -4,7 +4,7 @@ module;
 #include <chrono>
 #include <cstddef>
 #include <filesystem>
-#include <fstream>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -27,15 +27,14 @@ void Trace::enter_context() {
   functions_.clear();
   functions_.emplace_back(std::this_thread::get_id(), std::vector<Open>{});
   if (file_.empty()) return;
-  std::ofstream out(file_, std::ios::binary | std::ios::trunc);
-  if (!out) throw PipelineError(fmt::format("cannot write the trace '{}'", file_.string()));
+  output_ = std::make_unique<OutputFile>(file_);
 }
 
 void Trace::exit_context() {
-  if (file_.empty()) return;
-  std::ofstream out(file_, std::ios::binary | std::ios::trunc);
-  out << json();
-  if (!out.flush()) throw PipelineError(fmt::format("cannot write the trace '{}'", file_.string()));
+  if (!output_) return;
+  const std::unique_ptr<OutputFile> output = std::move(output_);
+  output->write(json());
+  output->commit();
 }
 
 double Trace::since_start(Clock::time_point t) const {

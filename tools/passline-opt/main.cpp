@@ -6,14 +6,16 @@
 // beside it, renamed into place only when everything succeeded.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <cstdio>
 #include <malloc.h>
 #include <exception>
 #include <filesystem>
 #include <fstream>
-#include <iostream>
 #include <iterator>
 #include <optional>
 #include <string_view>
@@ -21,6 +23,8 @@
 #include <variant>
 #include <vector>
 
+#include <fcntl.h>
+#include <unistd.h>
 #include <wordexp.h>
 import passline;
 import passline.ir;
@@ -129,36 +133,45 @@ std::vector<std::string> replay_arguments(const std::string& file) {
 
 /// The input module: from a file (mapped, see ir::Source::open) or stdin.
 passline::ir::Module read_input(const std::string& path) {
-  if (path == "-") return passline::ir::parse(std::string(std::istreambuf_iterator<char>(std::cin), {}), "<stdin>");
-  return passline::ir::parse_file(path, path);
+  if (path != "-") return passline::ir::parse_file(path, path);
+  std::string text;
+  char buffer[1 << 16];
+  for (;;) {
+    const ::ssize_t n = ::read(STDIN_FILENO, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw Failure{fmt::format("cannot read standard input: {}", std::strerror(errno))};
+    if (n == 0) break;
+    text.append(buffer, static_cast<std::size_t>(n));
+  }
+  return passline::ir::parse(std::move(text), "<stdin>");
 }
 
-/// Writes `module` to `path` whole, or leaves `path` as it was. The text goes
-/// out a chunk at a time, into a file beside `path` that is renamed at the end.
-void write_output(const std::string& path, const passline::ir::Module& module) {
-  if (path == "-") {
-    std::string text = passline::ir::print(module);  // stdout cannot be taken back: print all first
-    std::cout << text;
-    std::cout.flush();
-    return;
-  }
-  const std::filesystem::path target(path);
-  const std::filesystem::path temporary = target.string() + ".passline-opt.tmp";
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) throw Failure{fmt::format("cannot write '{}': {}", path, std::strerror(errno))};
-    passline::ir::print_to(module, [&](std::string_view chunk) { out.write(chunk.data(), static_cast<std::streamsize>(chunk.size())); });
-    if (!out.flush()) {
-      std::filesystem::remove(temporary);
-      throw Failure{fmt::format("cannot write '{}'", path)};
+/// Standard input, output and error that were closed when the program
+/// started are opened on /dev/null the wrong way round, so that a read or
+/// write is an error (EBADF) instead of a file opened later taking their
+/// number, and the output going there.
+void reserve_standard_streams() {
+  for (const int fd : {STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO}) {
+    if (::fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+    const int reserved = ::open("/dev/null", fd == STDIN_FILENO ? O_WRONLY : O_RDONLY);
+    if (reserved >= 0 && reserved != fd) {
+      ::dup2(reserved, fd);
+      ::close(reserved);
     }
   }
-  std::error_code error;
-  std::filesystem::rename(temporary, target, error);
-  if (error) {
-    std::filesystem::remove(temporary);
-    throw Failure{fmt::format("cannot write '{}': {}", path, error.message())};
-  }
+}
+
+/// Writes `text` to standard output, or fails naming it.
+void print_out(std::string_view text) {
+  passline::OutputFile out("-");
+  out.write(text);
+  out.commit();
+}
+
+/// Writes `module` to `output` whole (see passline::OutputFile), a chunk at a time.
+void write_output(passline::OutputFile& output, const passline::ir::Module& module) {
+  passline::ir::print_to(module, [&](std::string_view chunk) { output.write(chunk); });
+  output.commit();
 }
 
 bool empty_string(const passline::Value& value) {
@@ -166,37 +179,58 @@ bool empty_string(const passline::Value& value) {
   return text && text->empty();
 }
 
-void list_passes(const passline::Registry<passline::ir::Module>& registry) {
+std::string list_passes(const passline::Registry<passline::ir::Module>& registry) {
+  std::string out;
   for (const passline::PassListing& pass : registry.list()) {
-    std::string required;
-    for (const std::string& r : pass.required) required += (required.empty() ? "" : ", ") + r;
-    fmt::print("{:<16} {} level {}{}  {}\n", pass.name, pass.pipeline ? "pipeline" : "pass    ", pass.opt_level,
-               required.empty() ? "" : "  requires " + required, pass.summary);
+    fmt::format_to(std::back_inserter(out), "{:<16} {} level {}{}  {}\n", pass.name, pass.pipeline ? "pipeline" : "pass    ",
+                   pass.opt_level, pass.required.empty() ? "" : fmt::format("  requires {}", fmt::join(pass.required, ", ")),
+                   pass.summary);
     for (const passline::OptionSpec& option : pass.options) {
-      fmt::print("    {}: {} = {}  {}\n", option.name, passline::value_type_name(option.default_value),
-                 empty_string(option.default_value) ? "\"\"" : passline::format_value(option.default_value),
-                 option.description);
+      fmt::format_to(std::back_inserter(out), "    {}: {} = {}  {}\n", option.name,
+                     passline::value_type_name(option.default_value),
+                     empty_string(option.default_value) ? "\"\"" : passline::format_value(option.default_value),
+                     option.description);
     }
   }
+  return out;
 }
 
-void list_config() {
+std::string list_config() {
+  std::string out;
   for (const passline::ConfigKeyInfo& key : passline::ConfigKeys::global().list()) {
-    fmt::print("{:<16} {} = {}  {}\n", key.name, key.type_name(), passline::format_value(key.default_value),
-               key.description);
+    fmt::format_to(std::back_inserter(out), "{:<16} {} = {}  {}\n", key.name, key.type_name(),
+                   passline::format_value(key.default_value), key.description);
   }
+  return out;
+}
+
+/// Prints a failure as one message (with its caret, where it has a
+/// position) on stderr; the exit code.
+int report(std::exception_ptr failure) {
+  try {
+    std::rethrow_exception(failure);
+  } catch (const passline::PipelineSyntaxError& e) {
+    fmt::print(stderr, "{}\n{}\n", e.what(), e.caret());
+  } catch (const passline::ir::IRError& e) {
+    fmt::print(stderr, "{}\n", e.what());
+  } catch (const Failure& e) {
+    fmt::print(stderr, "passline-opt: error: {}\n", e.message);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "passline-opt: error: {}\n", e.what());
+  }
+  return 1;
 }
 
 int run(const Options& options) {
   auto& registry = passline::pipelines::registry();
-  if (options.list_passes) return list_passes(registry), 0;
-  if (options.list_config) return list_config(), 0;
+  if (options.list_passes) return print_out(list_passes(registry)), 0;
+  if (options.list_config) return print_out(list_config()), 0;
   if (!options.passes.empty() && options.level_flag) throw Failure{"give either --passes or -O<level>, not both"};
 
   const std::string pipeline_text =
       options.passes.empty() ? fmt::format("O{}", options.level_flag.value_or(2)) : options.passes;
   const passline::Pass<passline::ir::Module> pipeline = passline::parse_pipeline(pipeline_text, registry);
-  if (options.print_pipeline) return fmt::print("{}\n", pipeline.text()), 0;
+  if (options.print_pipeline) return print_out(pipeline.text() + "\n"), 0;
 
   passline::PassContext ctx;
   ctx.opt_level = options.opt_level.value_or(options.level_flag.value_or(2));
@@ -219,28 +253,46 @@ int run(const Options& options) {
   ctx.instruments = instruments(options, timings);
   auto graph = std::make_shared<passline::PassGraph>();
   if (options.print_pass_graph) ctx.instruments.push_back(graph);
+  // The output is opened first, so that a path that cannot be written fails
+  // before any work; it is written only once everything succeeded.
+  passline::OutputFile output(options.output);
+  std::shared_ptr<passline::Reproducer> reproducer;
   if (!options.reproducer.empty()) {
-    ctx.instruments.push_back(std::make_shared<passline::Reproducer>(options.reproducer,
-                                                                     reproducer_settings(options, ctx.opt_level)));
+    reproducer = std::make_shared<passline::Reproducer>(options.reproducer, reproducer_settings(options, ctx.opt_level));
+    ctx.instruments.push_back(reproducer);
   }
   passline::ir::Module module = read_input(options.input);
   if (!options.no_verify) passline::ir::verify(module);
+  const std::size_t errors_before = ctx.diagnostics->error_count();
   {
     // The timing report comes out whether the pipeline succeeds or not.
-    struct Report {
+    struct EndOfRunReport {
       const std::shared_ptr<passline::PassTimings>& timings;
       const passline::Statistics* statistics;
-      ~Report() {
+      ~EndOfRunReport() {
         if (timings) fmt::print(stderr, "{}", timings->report());
         if (statistics) fmt::print(stderr, "{}", statistics->report());
       }
-    } report{timings, options.stats ? ctx.statistics.get() : nullptr};
+    } end_report{timings, options.stats ? ctx.statistics.get() : nullptr};
     auto scope = ctx.enter();
-    module = pipeline(std::move(module), ctx);
+    try {
+      module = pipeline(std::move(module), ctx);
+    } catch (...) {
+      const int code = report(std::current_exception());
+      if (reproducer && !reproducer->error().empty()) fmt::print(stderr, "passline-opt: error: {}\n", reproducer->error());
+      return code;
+    }
   }
+  // An instrument that failed as the context exited (a trace that could not
+  // be written) has reported it: the run fails, and writes no output.
+  if (ctx.diagnostics->error_count() > errors_before) return 1;
   if (!options.no_verify) passline::ir::verify(module);
-  if (options.print_pass_graph) return fmt::print("{}", graph->dot()), 0;
-  write_output(options.output, module);
+  if (options.print_pass_graph) {
+    output.write(graph->dot());
+    output.commit();
+    return 0;
+  }
+  write_output(output, module);
   return 0;
 }
 
@@ -253,6 +305,8 @@ int main(int argc, char** argv) {
   // the next pass needs its memory only while it runs.
   mallopt(M_MMAP_THRESHOLD, 256 * 1024);
 #endif
+  reserve_standard_streams();
+  passline::OutputFile::remove_temporaries_on_signals();
   CLI::App app("passline-opt: runs a pipeline of passes over reference IR.\n\n"
                "Examples:\n"
                "  passline-opt examples/ir/arith.ir -O2\n"
@@ -337,14 +391,7 @@ int main(int argc, char** argv) {
   }
   try {
     return run(options);
-  } catch (const passline::PipelineSyntaxError& e) {
-    fmt::print(stderr, "{}\n{}\n", e.what(), e.caret());
-  } catch (const passline::ir::IRError& e) {
-    fmt::print(stderr, "{}\n", e.what());
-  } catch (const Failure& e) {
-    fmt::print(stderr, "passline-opt: error: {}\n", e.message);
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "passline-opt: error: {}\n", e.what());
+  } catch (...) {
+    return report(std::current_exception());
   }
-  return 1;
 }

@@ -541,7 +541,7 @@ TEST(Instruments, ATraceThatCannotBeWrittenFailsBeforeAnyPassRuns) {
         try {
           auto scope = ctx.enter();
         } catch (const passline::PipelineError& error) {
-          EXPECT_STREQ(error.what(), "cannot write the trace '/nonexistent-directory/trace.json'");
+          EXPECT_STREQ(error.what(), "cannot write '/nonexistent-directory/trace.json': No such file or directory");
           throw;
         }
       },
