@@ -4,8 +4,9 @@
 #   trace.sh PASSLINE-OPT INPUT.ir [FLAGS...]
 set -uo pipefail
 opt="$1" input="$2"; shift 2
-file="$(mktemp --suffix=.json)"
-trap 'rm -f "$file"' EXIT
-"$opt" "$input" "$@" --trace="$file" -o /dev/null 2>/dev/null || exit
+dir="$(mktemp -d)"
+trap 'rm -rf "$dir"' EXIT
+file="$dir/trace.json"
+"$opt" "$input" "$@" --trace="$file" -o "$dir/out.ir" 2>/dev/null || exit
 head -c 15 "$file"; echo
 grep -o '"name":"[^"]*","cat":"[^"]*"' "$file"
