@@ -25,6 +25,20 @@ module;
 
 #include <fmt/format.h>
 export module passline.ir:source;
+import passline;
+
+namespace passline::ir::detail {
+
+/// Mapped files, watched for the fault (SIGBUS) that reading a page of a
+/// file truncated under the mapping raises: the page becomes zeros instead,
+/// and the mapping is marked as faulted, for the parser to report
+/// (source.cpp). The slot, or -1 when every slot is taken (then a
+/// truncation ends the program, as it would without the watch).
+int watch_mapping(const void* begin, std::size_t size);
+void unwatch_mapping(int slot);
+bool mapping_faulted(int slot);
+
+}  // namespace passline::ir::detail
 
 export namespace passline::ir {
 
@@ -44,11 +58,15 @@ class Source {
   Source(const Source&) = delete;
   Source& operator=(const Source&) = delete;
   ~Source() {
-    if (mapped_) ::munmap(const_cast<char*>(text_.data()), text_.size());
+    if (!mapped_) return;
+    detail::unwatch_mapping(watch_);
+    ::munmap(const_cast<char*>(text_.data()), text_.size());
   }
 
   /// The text of the file at `path`, mapped when it is a regular file and read
-  /// otherwise (a pipe, a terminal). Throws std::system_error when it cannot be read.
+  /// otherwise (a pipe, a terminal). Throws std::system_error when it cannot
+  /// be read. A mapped file truncated while it is read does not end the
+  /// program: the text lost reads as zeros, and `check_intact` throws.
   static std::shared_ptr<const Source> open(const std::string& path, std::string name) {
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) throw std::system_error(errno, std::generic_category(), fmt::format("cannot open '{}'", path));
@@ -61,6 +79,7 @@ class Source {
         source = std::make_shared<Source>(std::move(name), std::string());
         source->text_ = std::string_view(static_cast<const char*>(at), static_cast<std::size_t>(info.st_size));
         source->mapped_ = true;
+        source->watch_ = detail::watch_mapping(at, static_cast<std::size_t>(info.st_size));
       }
     }
     if (!source) {
@@ -85,6 +104,13 @@ class Source {
 
   const std::string& name() const { return name_; }
   std::string_view text() const { return text_; }
+
+  /// Throws FileError if the file was truncated while it was mapped (see open).
+  void check_intact() const {
+    if (mapped_ && detail::mapping_faulted(watch_)) {
+      throw FileError(fmt::format("cannot read '{}': it was truncated while it was read", name_));
+    }
+  }
 
   /// Done with the text before `offset` for now: a mapped file's pages there
   /// leave memory, to come back from the file if read again. Text held in
@@ -143,6 +169,7 @@ class Source {
   std::string owned_;
   std::string_view text_;
   bool mapped_ = false;
+  int watch_ = -1;
   mutable std::once_flag lines_once_;
   mutable std::vector<std::uint32_t> line_starts_;
 };

@@ -63,6 +63,7 @@ constexpr std::size_t release_every = std::size_t{1} << 20;
 class Parser {
  public:
   explicit Parser(std::shared_ptr<const Source> source) : source_(std::move(source)), text_(source_->text()) {
+    if (text_.starts_with("\xEF\xBB\xBF")) pos_ = 3;  // a UTF-8 byte-order mark is not text
     advance();
   }
 
@@ -78,13 +79,19 @@ class Parser {
       }
       module.functions.push_back(std::move(fn));
     }
+    source_->check_intact();
     return module;
   }
 
  private:
   // -- Lexer ------------------------------------------------------------------
 
-  [[noreturn]] void error(std::uint32_t at, const std::string& message) const { throw IRError(*source_, at, message); }
+  /// An error at `at`; or, if the file was truncated as it was read (so
+  /// that the parser met zeros), that.
+  [[noreturn]] void error(std::uint32_t at, const std::string& message) const {
+    source_->check_intact();
+    throw IRError(*source_, at, message);
+  }
   [[noreturn]] void expected(std::string_view what) const {
     error(start_, fmt::format("expected {}, found {}", what, found()));
   }

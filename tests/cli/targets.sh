@@ -178,6 +178,25 @@ case "$case" in
     want=$(( 128 + $(kill -l "${case#signal_}") ))
     [[ $code == "$want" ]] || fail "exit code $code, expected $want"
     expect_content "$dir/out.ir" "$dir/old"; expect_no_temporaries ;;
+  truncated_input)  # an input truncated while the driver reads it: an error, never SIGBUS
+    awk 'BEGIN { print "def @main(%v0: i64) -> i64 {"; for (i = 1; i <= 400000; i++) printf "  let %%v%d = add(%%v%d, 1);\n", i, i - 1; print "  %v400000\n}" }' >"$dir/big.ir"
+    cp "$dir/big.ir" "$dir/whole.ir"
+    for _ in $(seq 20); do
+      cp "$dir/whole.ir" "$dir/big.ir"
+      "$opt" "$dir/big.ir" --passes=InferType -o "$dir/out.ir" 2>"$dir/err" &
+      pid=$!
+      sleep 0.05; : >"$dir/big.ir"
+      wait "$pid"; code=$?
+      (( code <= 1 )) || fail "exit code $code: the truncation killed the run"
+      if (( code == 1 )); then
+        [[ "$(head -n 1 "$dir/err")" == "passline-opt: error: cannot read '$dir/big.ir': it was truncated while it was read" ]] ||
+          fail "message: $(head -n 1 "$dir/err")"
+        [[ ! -e "$dir/out.ir" ]] || fail "output written"
+        echo ok; exit 0
+      fi
+      rm -f "$dir/out.ir"
+    done
+    fail "the file was never truncated while it was read (the run was always faster)" ;;
   *) echo "unknown case '$case'"; exit 2 ;;
 esac
 echo ok

@@ -5,6 +5,9 @@
 // a test declares exactly the names, levels and requirements it needs.
 module;
 #include <cstddef>
+#include <cstdlib>
+#include <filesystem>
+#include <stdexcept>
 #include <memory>
 #include <string>
 #include <utility>
@@ -127,5 +130,32 @@ Function FunctionStep<Name, OptLevel, Required...>::operator()(Function fn, cons
   fn.ran.push_back(std::string(info.name) + "@" + std::to_string(already));
   return fn;
 }
+
+}  // namespace passline::testing
+
+export namespace passline::testing {
+
+/// A directory of the test's own, made with mkdtemp(3) under $TMPDIR (or
+/// /tmp), removed with what it holds when the test ends: tests touch only
+/// what they create.
+class TemporaryDirectory {
+ public:
+  TemporaryDirectory() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "passline-test-XXXXXX").string();
+    if (!::mkdtemp(pattern.data())) throw std::runtime_error("cannot make a temporary directory");
+    path_ = pattern;
+  }
+  TemporaryDirectory(const TemporaryDirectory&) = delete;
+  TemporaryDirectory& operator=(const TemporaryDirectory&) = delete;
+  ~TemporaryDirectory() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  const std::filesystem::path& path() const { return path_; }
+  std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
+
+ private:
+  std::filesystem::path path_;
+};
 
 }  // namespace passline::testing

@@ -10,6 +10,7 @@
 #include <vector>
 import passline;
 import passline.ir;
+import passline.testing;
 
 namespace {
 
@@ -133,9 +134,9 @@ TEST(Text, ErrorsPointAtTheSpotWithACaret) {
   }
 }
 
-/// A file in the test's temporary directory holding `text`.
-std::string write_file(const std::string& name, const std::string& text) {
-  const std::string path = (std::filesystem::temp_directory_path() / name).string();
+/// A file in a temporary directory of the test's own holding `text`.
+std::string write_file(const passline::testing::TemporaryDirectory& dir, const std::string& name, const std::string& text) {
+  const std::string path = (dir / name).string();
   std::ofstream(path, std::ios::binary) << text;
   return path;
 }
@@ -170,7 +171,8 @@ TEST(Text, ALetThatACallOrProjectionAppliesToHasOneSetOfParentheses) {
 
 TEST(Text, AFileParsesAsItsText) {
   const std::string text = long_chain(150000, "%v150000");
-  const std::string path = write_file("passline_text_file.ir", text);
+  const passline::testing::TemporaryDirectory dir;
+  const std::string path = write_file(dir, "text_file.ir", text);
   const ir::Module from_file = ir::parse_file(path, "long.ir");
   EXPECT_TRUE(ir::structurally_equal(from_file, ir::parse(text)));
   EXPECT_EQ(ir::print(from_file), text);
@@ -179,7 +181,8 @@ TEST(Text, AFileParsesAsItsText) {
 
 TEST(Text, AnErrorInALargeFileShowsItsLine) {
   // By the error, the text before it has left memory; the snippet reads it back.
-  const std::string path = write_file("passline_text_error.ir", long_chain(150000, "%v1 + %nope"));
+  const passline::testing::TemporaryDirectory dir;
+  const std::string path = write_file(dir, "text_error.ir", long_chain(150000, "%v1 + %nope"));
   try {
     (void)ir::parse_file(path, "long.ir");
     FAIL() << "parsed";

@@ -23,6 +23,7 @@ import passline;
 import passline.ir;
 import passline.ir.passes;
 import passline.pipelines;
+import passline.testing;
 
 namespace {
 
@@ -250,8 +251,8 @@ TEST(Instruments, TimePassesNestsPassesUnderTheirPipelineAndOutlivesTheContext) 
 }
 
 TEST(Instruments, DumpDirWritesOneNumberedFilePerPass) {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "passline_dump_dir_test";
-  std::filesystem::remove_all(dir);
+  const passline::testing::TemporaryDirectory temporary;
+  const std::filesystem::path dir = temporary / "dumps";
   const std::string out = run("O1", {std::make_shared<passline::DumpDir>(dir)});
   std::vector<std::string> files;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) files.push_back(entry.path().filename().string());
@@ -264,7 +265,6 @@ TEST(Instruments, DumpDirWritesOneNumberedFilePerPass) {
   };
   EXPECT_EQ(read("000-input.ir"), program);
   EXPECT_EQ(read("003-DeadCodeElimination.ir"), out);
-  std::filesystem::remove_all(dir);
 }
 
 /// A pass that breaks the IR: it defines its first function a second time.
@@ -418,8 +418,8 @@ struct FailingWithOptions {
 };
 
 TEST(Instruments, AReproducerWritesTheFailedPassWithItsOptions) {
-  const std::filesystem::path file = std::filesystem::temp_directory_path() / "passline-reproducer-options.ir";
-  std::filesystem::remove(file);
+  const passline::testing::TemporaryDirectory dir;
+  const std::filesystem::path file = dir / "reproducer.ir";
   passline::PassContext ctx;
   ctx.instruments = {std::make_shared<passline::Reproducer>(file, "--opt-level=2")};
   const passline::Pass<ir::Module> pipeline = passline::sequential<ir::Module>(
@@ -432,7 +432,6 @@ TEST(Instruments, AReproducerWritesTheFailedPassWithItsOptions) {
   EXPECT_EQ(first, "// passline-opt reproducer: '--passes=FailingWithOptions{limit=3 label=\"a b\"}' --opt-level=2");
   const std::string rest(std::istreambuf_iterator<char>(in), {});
   EXPECT_EQ(rest, "def @f(%x: i64) -> i64 {\n  let %a: i64 = mul(2, 3);\n  add(%x, %a)\n}\n");  // typed: after InferType
-  std::filesystem::remove(file);
 }
 
 /// One complete event of a Chrome trace.
