@@ -68,6 +68,35 @@ void for_each_child(const Nodes& body, ExprId id, F&& f) {
   for_each_operand(body[id], body, std::forward<F>(f));
 }
 
+/// How deep expressions and types may nest. The parser reads no deeper, the
+/// verifier accepts no deeper, and the passes build no deeper, so whatever
+/// the printer writes reads back. Deep enough for any program a person or a
+/// pass writes; shallow enough for the recursive walks (the printer) to
+/// stay in a small stack.
+inline constexpr std::uint32_t max_nesting = 256;
+
+/// Each node's nesting: how deep the expressions under it nest, as the text
+/// format writes them. A let's body continues its block and does not nest;
+/// every other operand does, so a chain of a million lets nests 1 deep.
+/// Operands come before their users in a well-formed body; one that does not
+/// counts as a leaf here.
+template <class Nodes>
+std::vector<std::uint32_t> nesting(const Nodes& body) {
+  std::vector<std::uint32_t> height(body.size(), 0);
+  for (ExprId id = 0; id < body.size(); ++id) {
+    const Node& n = body[id];
+    std::uint32_t h = 0;
+    auto below = [&](ExprId c) { return c < id ? height[c] : 0; };  // an ill-formed operand: left to the verifier
+    if (n.kind == Kind::let) {
+      h = std::max(below(n.b) + 1, below(n.c));
+    } else {
+      for_each_child(body, id, [&](ExprId c) { h = std::max(h, below(c) + 1); });
+    }
+    height[id] = h;
+  }
+  return height;
+}
+
 struct Function {
   std::string name;
   std::shared_ptr<const Body> body;

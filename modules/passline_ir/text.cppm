@@ -57,7 +57,10 @@ bool is_name_char(char c) {
 }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
-constexpr std::size_t max_depth = 256;
+/// How deep the parser recurses: a nesting of max_nesting as the printer
+/// writes it takes up to two levels a step (an operand, and the parentheses
+/// around a block in operand position).
+constexpr std::size_t max_recursion = 2 * max_nesting + 2;
 constexpr std::size_t release_every = std::size_t{1} << 20;
 
 class Parser {
@@ -220,8 +223,9 @@ class Parser {
 
   // -- Types ------------------------------------------------------------------
 
-  Type parse_type() {
+  Type parse_type(std::size_t depth = 0) {
     const std::uint32_t at = start_;
+    if (depth > max_nesting) error(at, fmt::format("type nested more than {} deep", max_nesting));
     if (at_keyword("i64")) return advance(), types::i64;
     if (at_keyword("f64")) return advance(), types::f64;
     if (at_keyword("bool")) return advance(), types::boolean;
@@ -229,7 +233,7 @@ class Parser {
     if (accept(Token::lparen)) {
       std::vector<Type> elements;
       while (token_ != Token::rparen) {
-        elements.push_back(parse_type());
+        elements.push_back(parse_type(depth + 1));
         if (!accept(Token::comma)) break;
       }
       expect(Token::rparen);
@@ -240,12 +244,12 @@ class Parser {
       expect(Token::lparen);
       std::vector<Type> params;
       while (token_ != Token::rparen) {
-        params.push_back(parse_type());
+        params.push_back(parse_type(depth + 1));
         if (!accept(Token::comma)) break;
       }
       expect(Token::rparen);
       expect(Token::arrow);
-      return table.function(params, parse_type());
+      return table.function(params, parse_type(depth + 1));
     }
     if (token_ == Token::ident) error(at, fmt::format("unknown type '{}' (types: i64, f64, bool, (T, ...), fn(T, ...) -> T)", spelling()));
     expected("a type");
@@ -275,6 +279,7 @@ class Parser {
     fn.name = std::string(spelling().substr(1));
     advance();
     builder_ = BodyBuilder();
+    height_.clear();
     // A node takes at least two characters of text: room for what is left
     // costs address space, not memory, and spares the copies of growing.
     if (text_.size() - pos_ > (std::size_t{1} << 20)) builder_.reserve((text_.size() - pos_) / 2);
@@ -366,8 +371,23 @@ class Parser {
     std::uint32_t loc;
   };
 
+  /// `id`, a node just built, if it nests no deeper than max_nesting.
+  ExprId nested(ExprId id) {
+    if (height_.size() < builder_.size()) height_.resize(std::max<std::size_t>(builder_.size(), 2 * height_.size()), 0);
+    const Node& n = builder_[id];
+    std::uint32_t h = 0;
+    if (n.kind == Kind::let) {
+      h = std::max(height_[n.b] + 1, height_[n.c]);
+    } else {
+      for_each_child(builder_, id, [&](ExprId c) { h = std::max(h, height_[c] + 1); });
+    }
+    if (h > max_nesting) error(n.loc, fmt::format("expression nested more than {} deep", max_nesting));
+    height_[id] = h;
+    return id;
+  }
+
   ExprId parse_expr(std::size_t depth) {
-    if (depth > max_depth) error(start_, fmt::format("expression nested more than {} deep", max_depth));
+    if (depth > max_recursion) error(start_, fmt::format("expression nested more than {} deep", max_nesting));
     std::vector<PendingLet> lets;
     while (at_keyword("let")) {
       const std::uint32_t loc = start_;
@@ -389,7 +409,7 @@ class Parser {
     ExprId result = parse_non_let(depth);
     for (auto it = lets.rbegin(); it != lets.rend(); ++it) {
       unbind(it->var);
-      result = builder_.let(it->var, it->value, result, types::unknown, it->loc);
+      result = nested(builder_.let(it->var, it->value, result, types::unknown, it->loc));
     }
     return result;
   }
@@ -406,7 +426,7 @@ class Parser {
       expect(Token::lbrace);
       const ExprId otherwise = parse_expr(depth + 1);
       expect(Token::rbrace);
-      return builder_.if_(cond, then, otherwise, types::unknown, loc);
+      return nested(builder_.if_(cond, then, otherwise, types::unknown, loc));
     }
     return parse_postfix(depth);
   }
@@ -417,12 +437,12 @@ class Parser {
     for (;;) {
       if (token_ == Token::lparen) {
         std::vector<ExprId> args = parse_args(depth);
-        e = builder_.call(e, args, types::unknown, loc);
+        e = nested(builder_.call(e, args, types::unknown, loc));
       } else if (accept(Token::dot)) {
         if (token_ != Token::integer || spelling().starts_with('-')) expected("a tuple index after '.'");
         const std::uint32_t index = parse_index();
         advance();
-        e = builder_.proj(e, index, types::unknown, loc);
+        e = nested(builder_.proj(e, index, types::unknown, loc));
       } else {
         return e;
       }
@@ -495,7 +515,7 @@ class Parser {
       error(loc, fmt::format("operator '{}' takes {} operand{}, not {}", name, op_arity(*op),
                              op_arity(*op) == 1 ? "" : "s", operands.size()));
     }
-    return builder_.op(*op, operands, types::unknown, loc);
+    return nested(builder_.op(*op, operands, types::unknown, loc));
   }
 
   static std::string suggestion(std::string_view name) {
@@ -533,7 +553,7 @@ class Parser {
     }
     expect(Token::rparen);
     if (elements.size() == 1 && !trailing_comma) return elements.front();  // parentheses
-    return builder_.tuple(elements, types::unknown, loc);
+    return nested(builder_.tuple(elements, types::unknown, loc));
   }
 
   ExprId parse_fn(std::size_t depth) {
@@ -551,8 +571,11 @@ class Parser {
       std::vector<Type> param_types;
       for (ExprId p : params) param_types.push_back(builder_[p].type);
       type = TypeTable::global().function(param_types, result);
+      if (TypeTable::global().depth(type) > max_nesting) {
+        error(loc, fmt::format("the closure's type nests more than {} deep", max_nesting));
+      }
     }
-    return builder_.fn(params, body, type, loc);
+    return nested(builder_.fn(params, body, type, loc));
   }
 
   std::shared_ptr<const Source> source_;
@@ -566,6 +589,7 @@ class Parser {
   // The first var of each name, whose name slot later vars of the name share.
   boost::unordered_flat_set<ExprId, NameHash, SameName> stored_{0, NameHash{&builder_}, SameName{&builder_}};
   std::size_t released_ = 0;                         // where the source text was last handed back
+  std::vector<std::uint32_t> height_;                // per node built: its nesting (see ir::nesting)
 };
 
 /// Text appended to a string through a cursor: a piece is one copy, and the
@@ -756,7 +780,13 @@ class Printer {
     if (!own_name.empty() && taken_.insert(var).second) return true;
     const std::string_view base = own_name.empty() ? std::string_view("v") : own_name;
     std::string candidate(base);
-    for (std::size_t n = 1; taken_.contains(std::string_view(candidate)); ++n) candidate = fmt::format("{}_{}", base, n);
+    // Suffixes below the last one given to this base are taken (names are
+    // never given back): a thousand vars of one name cost a thousand tries, not half a million.
+    std::size_t& next = next_suffix_[base];
+    for (std::size_t n = std::max<std::size_t>(next, 1); taken_.contains(std::string_view(candidate)); ++n) {
+      candidate = fmt::format("{}_{}", base, n);
+      next = n + 1;
+    }
     renamed_.push_back(std::move(candidate));
     taken_.insert(renamed_key | static_cast<std::uint32_t>(renamed_.size() - 1));
     renamed_index_.emplace(var, static_cast<std::uint32_t>(renamed_.size() - 1));
@@ -946,10 +976,11 @@ class Printer {
   }
 
   /// What a call or a projection applies to; a block-shaped one in
-  /// parentheses (a `let` brings its own).
+  /// parentheses (a `let` brings its own), and so is a number, whose
+  /// projection would read as a float (`(7).1`, not `7.1`).
   void applied(ExprId id, std::size_t depth) {
     const Kind kind = body_[id].kind;
-    const bool wrap = kind == Kind::fn || kind == Kind::if_;
+    const bool wrap = kind == Kind::fn || kind == Kind::if_ || kind == Kind::int_const || kind == Kind::float_const;
     if (wrap) out_->put('(');
     expr(id, depth);
     if (wrap) out_->put(')');
@@ -984,6 +1015,7 @@ class Printer {
   std::uint32_t met_ = 0;
   boost::unordered_flat_map<ExprId, std::uint32_t> renamed_index_;  // var -> its name in renamed_
   std::deque<std::string> renamed_;
+  boost::unordered_flat_map<std::string_view, std::size_t> next_suffix_;  // base name -> first suffix worth trying
   boost::unordered_flat_set<std::uint32_t, TakenHash, TakenEqual> taken_;
   bool by_slot_;                  // while the names taken are told by their slots alone
   std::vector<bool> slot_taken_;  // per name slot, while by_slot_

@@ -5,6 +5,7 @@
 // are. The primitive types have fixed ids; composite ones are added under a
 // lock the first time they are built and never removed.
 module;
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <mutex>
@@ -57,6 +58,11 @@ class TypeTable {
     std::shared_lock lock(mutex_);
     return entries_[t.id].result;
   }
+  /// How deep a type nests: 0 for a primitive, 1 for `(i64,)` or `fn() -> i64`.
+  std::uint32_t depth(Type t) const {
+    std::shared_lock lock(mutex_);
+    return entries_[t.id].depth;
+  }
 
   Type tuple(std::span<const Type> elements) { return intern(TypeKind::tuple, elements, types::unknown); }
   Type function(std::span<const Type> params, Type result) { return intern(TypeKind::function, params, result); }
@@ -88,6 +94,7 @@ class TypeTable {
     TypeKind kind;
     std::vector<Type> elements;
     Type result;
+    std::uint32_t depth = 0;
   };
 
   TypeTable() {
@@ -112,7 +119,9 @@ class TypeTable {
     std::unique_lock lock(mutex_);
     if (auto it = index_.find(k); it != index_.end()) return it->second;
     Type t{static_cast<std::uint32_t>(entries_.size())};
-    entries_.push_back({kind, std::vector<Type>(elements.begin(), elements.end()), result});
+    std::uint32_t depth = entries_[result.id].depth;
+    for (Type e : elements) depth = std::max(depth, entries_[e.id].depth);
+    entries_.push_back({kind, std::vector<Type>(elements.begin(), elements.end()), result, depth + 1});
     index_.emplace(std::move(k), t);
     return t;
   }

@@ -6,7 +6,8 @@
 // the callee has parameters. Types are InferType's business, not the
 // verifier's. It also checks what the representation relies on: a body is a
 // tree (only variables, constants and globals may have several users) whose
-// operands come before the nodes that use them. The walk is iterative, so deep let chains cost no stack.
+// operands come before the nodes that use them, and expressions nest no deeper
+// than max_nesting. The walk is iterative, so deep let chains cost no stack.
 module;
 #include <cstdint>
 #include <string>
@@ -120,6 +121,11 @@ void verify(const Module& module) {
           for_each_child(body, id, [&](ExprId c) { check(c, id), stack.push_back({c, 0}); });
           break;
       }
+    }
+    // The first node, in the order a parser builds them, that nests too deep.
+    const std::vector<std::uint32_t> height = nesting(body);
+    for (ExprId id = 0; id < body.size(); ++id) {
+      if (height[id] > max_nesting && reached[id]) fail(id, fmt::format("expression nested more than {} deep", max_nesting));
     }
   }
 }

@@ -101,6 +101,11 @@ class Inference {
   std::string show(Type t) const { return TypeTable::global().print(t); }
 
   [[noreturn]] static void fail(ExprId at, std::string message) { throw TypeFailure{at, std::move(message)}; }
+  /// `type`, the type of `at`, if it nests no deeper than the text format reads.
+  static Type shallow(Type type, ExprId at) {
+    if (TypeTable::global().depth(type) > max_nesting) fail(at, fmt::format("its type nests more than {} deep", max_nesting));
+    return type;
+  }
   /// Where to point at `operand` of `parent`: a variable's node is its binder,
   /// so a use is shown at the expression that uses it.
   static ExprId spot(const Body& body, ExprId operand, ExprId parent) {
@@ -152,7 +157,7 @@ class Inference {
             }
             fail(id, fmt::format("'@{}' has a type error, so this call has no type", body.name(id)));
           }
-          t[id] = sig;
+          t[id] = shallow(sig, id);
           break;
         }
         case Kind::let:
@@ -181,7 +186,7 @@ class Inference {
         case Kind::tuple: {
           std::vector<Type> elements;
           for (ExprId e : body.elements(id)) elements.push_back(t[e]);
-          t[id] = table.tuple(elements);
+          t[id] = shallow(table.tuple(elements), id);
           break;
         }
         case Kind::proj: {
@@ -196,7 +201,7 @@ class Inference {
         case Kind::fn: {
           std::vector<Type> params;
           for (ExprId p : body.fn_params(id)) params.push_back(t[p]);
-          const Type type = table.function(params, t[n.c]);
+          const Type type = shallow(table.function(params, t[n.c]), id);
           if (n.type.known() && n.type != type) {
             fail(id, fmt::format("the closure is declared {} but is {}", show(n.type), show(type)));
           }

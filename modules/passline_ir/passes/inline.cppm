@@ -6,8 +6,10 @@
 // first, so a body is inlined with its own calls already inlined. A recursive
 // function is never inlined, nor is one whose calls lead into recursion, nor
 // one marked `#[noopt]` (whose own body is left alone too). A callee that
-// nothing calls any more stays until DeadCodeElimination removes it.
+// nothing calls any more stays until DeadCodeElimination removes it. A
+// function that inlining would nest deeper than max_nesting keeps its calls.
 module;
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string_view>
@@ -38,10 +40,13 @@ inline std::size_t live_size(const Body& body) {
 class Inliner final : public Rewrite {
  public:
   Inliner(const std::unordered_map<std::string_view, std::size_t>& index,
-          const std::vector<std::shared_ptr<const Body>>& bodies, const std::vector<std::uint8_t>& inlinable)
-      : index_(index), bodies_(bodies), inlinable_(inlinable) {}
+          const std::vector<std::shared_ptr<const Body>>& bodies, const std::vector<std::size_t>& sizes,
+          const std::vector<std::uint8_t>& inlinable, std::size_t budget)
+      : index_(index), bodies_(bodies), sizes_(sizes), inlinable_(inlinable), budget_(budget) {}
   /// Calls replaced by the callee's body.
   std::int64_t inlined = 0;
+  /// Nodes the copies of bodies added, at most the budget.
+  std::size_t added = 0;
 
   ExprId node(BodyBuilder& out, ExprId, const Node& n, std::vector<ExprId>& list) override {
     if (n.kind != Kind::call || out[n.a].kind != Kind::global) return list_node(out, n, list);
@@ -49,6 +54,8 @@ class Inliner final : public Rewrite {
     if (callee == index_.end() || !inlinable_[callee->second]) return list_node(out, n, list);
     const Body& body = *bodies_[callee->second];
     if (body.params().size() != list.size()) return list_node(out, n, list);
+    if (added + sizes_[callee->second] > budget_) return list_node(out, n, list);
+    added += sizes_[callee->second];
     map_.assign(body.size(), no_expr);
     std::vector<ExprId> vars;
     for (ExprId p : body.params()) {
@@ -65,7 +72,9 @@ class Inliner final : public Rewrite {
  private:
   const std::unordered_map<std::string_view, std::size_t>& index_;
   const std::vector<std::shared_ptr<const Body>>& bodies_;
+  const std::vector<std::size_t>& sizes_;
   const std::vector<std::uint8_t>& inlinable_;
+  std::size_t budget_;
   std::vector<ExprId> map_;
 };
 
@@ -81,8 +90,11 @@ struct Inline {
       .summary = "replaces calls of small non-recursive functions by their bodies",
   };
   std::int64_t max_size = 32;
-  static constexpr auto options =
-      passline::options(passline::option<&Inline::max_size>("max-size", "largest callee inlined, in nodes of its body"));
+  std::int64_t max_growth = 2;
+  static constexpr auto options = passline::options(
+      passline::option<&Inline::max_size>("max-size", "largest callee inlined, in nodes of its body"),
+      passline::option<&Inline::max_growth>(
+          "max-growth", "most nodes inlining adds to a module, as a multiple of its size (bounds time and size)"));
 
   Module operator()(Module module, PassContext& ctx) const {
     const std::size_t count = module.functions.size();
@@ -120,14 +132,30 @@ struct Inline {
     }
 
     std::vector<std::shared_ptr<const Body>> bodies;
-    for (const Function& fn : module.functions) bodies.push_back(fn.body);
+    std::size_t module_size = 0;
+    for (const Function& fn : module.functions) {
+      bodies.push_back(fn.body);
+      module_size += fn.body->size();
+    }
+    // What inlining may add in all: on a program whose functions each call
+    // the one before twice, every level doubles, and only this bounds it.
+    std::size_t budget = module_size * static_cast<std::size_t>(std::max<std::int64_t>(max_growth, 0));
+    std::vector<std::size_t> sizes(count, 0);
     for (std::size_t i : order) {
       const Function& fn = module.functions[i];
-      if (fn.skip_optimization) continue;
-      detail::Inliner inliner(index, bodies, inlinable);
-      bodies[i] = rewrite(bodies[i], inliner);
-      ctx.statistics->add(info.name, "calls inlined", inliner.inlined);
-      inlinable[i] = placed[i] && detail::live_size(*bodies[i]) <= static_cast<std::size_t>(max_size) ? 1 : 0;
+      if (!fn.skip_optimization) {
+        detail::Inliner inliner(index, bodies, sizes, inlinable, budget);
+        std::shared_ptr<const Body> inlined = rewrite(bodies[i], inliner);
+        // A body that inlining would nest deeper than the IR allows (so that
+        // its text would not read back) keeps its calls.
+        if (nesting(*inlined)[inlined->root()] <= max_nesting) {
+          bodies[i] = std::move(inlined);
+          budget -= inliner.added;
+          ctx.statistics->add(info.name, "calls inlined", inliner.inlined);
+        }
+      }
+      sizes[i] = detail::live_size(*bodies[i]);
+      inlinable[i] = placed[i] && !fn.skip_optimization && sizes[i] <= static_cast<std::size_t>(max_size) ? 1 : 0;
     }
     for (std::size_t i = 0; i < count; ++i) module.functions[i].body = bodies[i];
     return module;
