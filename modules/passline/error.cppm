@@ -9,6 +9,7 @@ module;
 #include <string>
 #include <utility>
 export module passline:error;
+import :message;
 
 export namespace passline {
 
@@ -38,10 +39,9 @@ class PipelineSyntaxError : public PipelineError {
       : PipelineError(message), text_(std::move(text)), column_(column), width_(width) {}
   /// 1-based column of the offending text.
   std::size_t column() const { return column_; }
-  /// The pipeline text and, under it, `^~~~` marking the offending part.
-  std::string caret() const {
-    return text_ + "\n" + std::string(column_ - 1, ' ') + "^" + std::string(width_ > 1 ? width_ - 1 : 0, '~');
-  }
+  /// The pipeline text (a window of it, if long) and, under it, `^~~~`
+  /// marking the offending part.
+  std::string caret() const { return caret_lines(text_, column_, width_); }
 
  private:
   std::string text_;

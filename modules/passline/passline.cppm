@@ -23,6 +23,7 @@ export import :instrument;
 export import :instruments;
 export import :diff;
 export import :output_file;
+export import :message;
 export import :reporting;
 export import :ir_view;
 export import :options;

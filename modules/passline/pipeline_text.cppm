@@ -5,7 +5,7 @@
 //   option   := NAME '=' (WORD | '"' chars '"')
 //
 // Names are looked up in a registry, so a pipeline registered by name is used
-// like a pass. Every error names the absolute column and carries a caret under
+// like a pass; `seq(` nests at most max_pipeline_nesting deep. Every error names the absolute column and carries a caret under
 // the offending text, with a suggestion where a name is close to a known one.
 // `Pass::text()` prints the canonical form, which parses back to itself.
 module;
@@ -27,6 +27,15 @@ import :registry;
 import :error;
 import :suggest;
 import :text_format;
+import :message;
+
+export namespace passline {
+
+/// How deep `seq(` may nest in pipeline text: the parser and the run of a
+/// pipeline recurse once a level.
+inline constexpr std::size_t max_pipeline_nesting = 64;
+
+}  // namespace passline
 
 namespace passline::detail {
 
@@ -39,7 +48,7 @@ class PipelineParser {
     std::vector<Pass<IR>> passes = list();
     if (at_end()) return make_sequential(std::move(passes), {}, &registry_, true);  // the top-level list
     if (peek() == ')') fail(pos_, 1, "unexpected ')' with no 'seq(' to close");
-    fail(pos_, 1, fmt::format(fmt::runtime("expected ',' between passes, found '{}'"), peek()));
+    fail(pos_, 1, fmt::format(fmt::runtime("expected ',' between passes, found '{}'"), printable(first_character(text_.substr(pos_)))));
   }
 
  private:
@@ -60,10 +69,10 @@ class PipelineParser {
   Pass<IR> element() {
     const std::size_t start = pos_;
     const std::string_view name = word();
-    if (name.empty()) fail(pos_, 1, fmt::format(fmt::runtime("expected a pass name, found '{}'"), peek()));
-    if (name == "seq") return nested();
+    if (name.empty()) fail(pos_, 1, fmt::format(fmt::runtime("expected a pass name, found '{}'"), printable(first_character(text_.substr(pos_)))));
+    if (name == "seq") return nested(start);
     if (!registry_.contains(name)) {
-      fail(start, name.size(), fmt::format(fmt::runtime("unknown pass '{}'{}"), name, did_you_mean(name, registry_.names())));
+      fail(start, name.size(), fmt::format(fmt::runtime("unknown pass '{}'{}"), printable(name), did_you_mean(name, registry_.names())));
     }
     OptionValues options;
     skip_spaces();
@@ -71,14 +80,19 @@ class PipelineParser {
     return registry_.create(name, options);
   }
 
-  Pass<IR> nested() {
+  Pass<IR> nested(std::size_t at) {
     skip_spaces();
     if (at_end() || peek() != '(') fail(pos_, 1, "expected '(' after 'seq'");
+    if (depth_ == max_pipeline_nesting) {
+      fail(at, 3, fmt::format(fmt::runtime("'seq(' nested more than {} deep"), max_pipeline_nesting));
+    }
     const std::size_t open = pos_++;
+    ++depth_;
     std::vector<Pass<IR>> passes = list();
+    --depth_;
     skip_spaces();
     if (at_end()) fail(open, 1, fmt::format(fmt::runtime("'seq(' at column {} is never closed"), open + 1));
-    if (peek() != ')') fail(pos_, 1, fmt::format(fmt::runtime("expected ',' or ')', found '{}'"), peek()));
+    if (peek() != ')') fail(pos_, 1, fmt::format(fmt::runtime("expected ',' or ')', found '{}'"), printable(first_character(text_.substr(pos_)))));
     ++pos_;
     return registry_.sequential(std::move(passes));
   }
@@ -91,10 +105,10 @@ class PipelineParser {
       if (at_end()) fail(open, 1, fmt::format(fmt::runtime("'{{' at column {} is never closed"), open + 1));
       const std::size_t name_at = pos_;
       const std::string_view name = word();
-      if (name.empty()) fail(pos_, 1, fmt::format(fmt::runtime("expected an option name, found '{}'"), peek()));
+      if (name.empty()) fail(pos_, 1, fmt::format(fmt::runtime("expected an option name, found '{}'"), printable(first_character(text_.substr(pos_)))));
       const OptionSpec* spec = find_spec(specs, name);
       if (!spec) {
-        fail(name_at, name.size(), fmt::format(fmt::runtime("pass '{}' has no option '{}'{}"), pass, name,
+        fail(name_at, name.size(), fmt::format(fmt::runtime("pass '{}' has no option '{}'{}"), pass, printable(name),
                                                did_you_mean(name, option_names(specs))));
       }
       if (ranges::any_of(values, [&](const auto& v) { return v.first == name; })) {
@@ -107,7 +121,7 @@ class PipelineParser {
       std::optional<Value> parsed = parse_value(spec->default_value.index(), text);
       if (!parsed) {
         fail(value_at, std::max<std::size_t>(pos_ - value_at, 1),
-             fmt::format(fmt::runtime("option '{}' of pass '{}' takes a {}, not '{}'"), name, pass, spec->type_name(), text));
+             fmt::format(fmt::runtime("option '{}' of pass '{}' takes a {}, not '{}'"), name, pass, spec->type_name(), printable(text)));
       }
       values.emplace_back(std::string(name), std::move(*parsed));
     }
@@ -155,6 +169,7 @@ class PipelineParser {
   const Registry<IR>& registry_;
   std::string_view text_;
   std::size_t pos_ = 0;
+  std::size_t depth_ = 0;  // of the 'seq(' being read
 };
 
 }  // namespace passline::detail

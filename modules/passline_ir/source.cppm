@@ -143,9 +143,7 @@ class Source {
   /// The line holding `offset`, and a caret under it on the next line.
   std::string snippet(std::uint32_t offset) const {
     const Position at = position(offset);
-    std::string line(line_text(at.line));
-    std::ranges::replace(line, '\t', ' ');
-    return fmt::format("{}\n{}^", line, std::string(at.column - 1, ' '));
+    return caret_lines(line_text(at.line), at.column);
   }
   /// `file:line:col: severity: message`, then the line and a caret under the spot.
   std::string format(std::uint32_t offset, std::string_view severity, std::string_view message) const {

@@ -77,7 +77,7 @@ class Parser {
     while (token_ != Token::end) {
       Function fn = parse_function();
       if (auto [it, fresh] = defined.try_emplace(fn.name, fn.loc); !fresh) {
-        error(fn.loc + 4, fmt::format("function '@{}' is defined twice (first at line {})", fn.name,
+        error(fn.loc + 4, fmt::format("function '@{}' is defined twice (first at line {})", printable(fn.name),
                                       source_->position(it->second).line));
       }
       module.functions.push_back(std::move(fn));
@@ -100,7 +100,7 @@ class Parser {
   }
   std::string found() const {
     if (token_ == Token::end) return "end of input";
-    return fmt::format("'{}'", spelling());
+    return fmt::format("'{}'", printable(spelling()));
   }
   std::string_view spelling() const { return text_.substr(start_, pos_ - start_); }
 
@@ -175,7 +175,7 @@ class Parser {
       if (spelling() == "inf" || spelling() == "nan") token_ = Token::floating;
       return;
     }
-    error(start_, fmt::format("unexpected character '{}'", c));
+    error(start_, fmt::format("unexpected character '{}'", printable(first_character(text_.substr(pos_)))));
   }
 
   void lex_number(bool after_dot) {
@@ -202,7 +202,7 @@ class Parser {
       token_ = Token::floating;
     }
     if (pos_ < text_.size() && is_name_char(text_[pos_])) {
-      error(static_cast<std::uint32_t>(pos_), fmt::format("unexpected '{}' after a number", text_[pos_]));
+      error(static_cast<std::uint32_t>(pos_), fmt::format("unexpected '{}' after a number", printable(first_character(text_.substr(pos_)))));
     }
   }
 
@@ -251,7 +251,7 @@ class Parser {
       expect(Token::arrow);
       return table.function(params, parse_type(depth + 1));
     }
-    if (token_ == Token::ident) error(at, fmt::format("unknown type '{}' (types: i64, f64, bool, (T, ...), fn(T, ...) -> T)", spelling()));
+    if (token_ == Token::ident) error(at, fmt::format("unknown type '{}' (types: i64, f64, bool, (T, ...), fn(T, ...) -> T)", printable(spelling())));
     expected("a type");
   }
 
@@ -267,7 +267,7 @@ class Parser {
         } else if (spelling() == "noopt") {
           fn.skip_optimization = true;
         } else {
-          error(start_, fmt::format("unknown attribute '{}' (attributes: export, noopt)", spelling()));
+          error(start_, fmt::format("unknown attribute '{}' (attributes: export, noopt)", printable(spelling())));
         }
         advance();
       } while (accept(Token::comma));
@@ -306,10 +306,10 @@ class Parser {
       const std::uint32_t at = start_;
       const std::string_view name = spelling().substr(1);
       for (ExprId p : params) {
-        if (builder_.name(p) == name) error(at, fmt::format("parameter '%{}' is declared twice", name));
+        if (builder_.name(p) == name) error(at, fmt::format("parameter '%{}' is declared twice", printable(name)));
       }
       advance();
-      if (token_ != Token::colon) error(start_, fmt::format("parameter '%{}' needs a type: '%{}: i64'", name, name));
+      if (token_ != Token::colon) error(start_, fmt::format("parameter '%{}' needs a type: '%{}: i64'", printable(name), printable(name)));
       advance();
       params.push_back(new_var(name, parse_type(), at));
       if (!accept(Token::comma)) break;
@@ -453,7 +453,7 @@ class Parser {
     std::uint32_t index = 0;
     const std::string_view digits = spelling();
     auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), index);
-    if (ec != std::errc()) error(start_, fmt::format("tuple index '{}' is too large", digits));
+    if (ec != std::errc()) error(start_, fmt::format("tuple index '{}' is too large", printable(digits)));
     return index;
   }
 
@@ -474,7 +474,7 @@ class Parser {
       case Token::local: {
         const std::string_view name = spelling().substr(1);
         auto it = scopes_.find(name);
-        if (it == scopes_.end()) error(loc, fmt::format("unknown variable '%{}'", name));
+        if (it == scopes_.end()) error(loc, fmt::format("unknown variable '%{}'", printable(name)));
         advance();
         return *it;
       }
@@ -487,7 +487,7 @@ class Parser {
         std::int64_t value = 0;
         const std::string_view digits = spelling();
         auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
-        if (ec != std::errc()) error(loc, fmt::format("integer '{}' does not fit in i64", digits));
+        if (ec != std::errc()) error(loc, fmt::format("integer '{}' does not fit in i64", printable(digits)));
         advance();
         return builder_.int_const(value, loc);
       }
@@ -507,9 +507,9 @@ class Parser {
     for (Op candidate : all_ops) {
       if (op_name(candidate) == name) op = candidate;
     }
-    if (!op) error(loc, fmt::format("unknown operator '{}'{}", name, suggestion(name)));
+    if (!op) error(loc, fmt::format("unknown operator '{}'{}", printable(name), suggestion(name)));
     advance();
-    if (token_ != Token::lparen) error(start_, fmt::format("expected '(' after operator '{}'", name));
+    if (token_ != Token::lparen) error(start_, fmt::format("expected '(' after operator '{}'", printable(name)));
     std::vector<ExprId> operands = parse_args(depth);
     if (static_cast<int>(operands.size()) != op_arity(*op)) {
       error(loc, fmt::format("operator '{}' takes {} operand{}, not {}", name, op_arity(*op),
@@ -535,7 +535,7 @@ class Parser {
       value = NAN;
     } else {
       auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-      if (ec != std::errc()) error(start_, fmt::format("float '{}' is out of range", text));
+      if (ec != std::errc()) error(start_, fmt::format("float '{}' is out of range", printable(text)));
     }
     advance();
     return value;
