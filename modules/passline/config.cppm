@@ -24,6 +24,7 @@ export module passline:config;
 import :value;
 import :error;
 import :suggest;
+import :message;
 
 export namespace passline {
 
@@ -32,7 +33,22 @@ struct ConfigKeyInfo {
   std::string name;
   Value default_value;
   std::string description;
+  /// For an integer key: the values it takes, both ends included.
+  std::optional<std::pair<std::int64_t, std::int64_t>> range = std::nullopt;
   std::string_view type_name() const { return value_type_name(default_value); }
+
+  /// Throws ConfigError unless `value` is of the key's type and in its range.
+  void check(const Value& value) const {
+    if (value.index() != default_value.index()) {
+      throw ConfigError(fmt::format(fmt::runtime("config key '{}' takes {}, not {}"), name,
+                                    a_value_type(default_value.index()), a_value_type(value.index())));
+    }
+    const auto* number = std::get_if<std::int64_t>(&value);
+    if (range && number && (*number < range->first || *number > range->second)) {
+      throw ConfigError(fmt::format(fmt::runtime("config key '{}' takes an integer from {} to {}, not {}"), name,
+                                    range->first, range->second, *number));
+    }
+  }
 };
 
 /// A typed handle on a registered key: `ctx.config.get(key)` needs no type check.
@@ -87,9 +103,13 @@ ConfigKey<T> register_config(std::string_view name, T default_value, std::string
   return ConfigKeys::global().add<T>(name, std::move(default_value), description);
 }
 
+/// The most threads a context may ask for: more than any machine has
+/// cores, few enough for a thread pool to make.
+inline constexpr std::int64_t max_threads = 1024;
+
 /// Built-in keys.
 namespace config {
-/// Threads for function passes; 0 means one per hardware thread.
+/// Threads for function passes, 0 to max_threads; 0 means one per hardware thread.
 inline constexpr ConfigKey<std::int64_t> threads{"threads"};
 }  // namespace config
 
@@ -104,10 +124,7 @@ class Config {
   /// Sets a key by name; the key must be registered and the value of its type.
   void set(std::string_view name, Value value) {
     const ConfigKeyInfo& key = ConfigKeys::global().at(name);
-    if (value.index() != key.default_value.index()) {
-      throw ConfigError(fmt::format(fmt::runtime("config key '{}' takes a {}, not a {}"), name, key.type_name(),
-                                    value_type_name(value)));
-    }
+    key.check(value);
     store(key.name, std::move(value));
   }
 
@@ -115,7 +132,12 @@ class Config {
   void set_text(std::string_view name, std::string_view text) {
     const ConfigKeyInfo& key = ConfigKeys::global().at(name);
     std::optional<Value> value = parse_value(key.default_value.index(), text);
-    if (!value) throw ConfigError(fmt::format(fmt::runtime("config key '{}' takes a {}, not '{}'"), name, key.type_name(), text));
+    if (!value) {
+      throw ConfigError(fmt::format(fmt::runtime("config key '{}' takes {}, not '{}'"), name,
+                                    a_value_type(key.default_value.index()),
+                                    printable(text)));
+    }
+    key.check(*value);
     store(key.name, std::move(*value));
   }
 
@@ -154,7 +176,8 @@ namespace passline {
 
 ConfigKeys::ConfigKeys() {
   keys_.try_emplace("threads", ConfigKeyInfo{"threads", Value(std::int64_t{0}),
-                                             "threads that run function passes (0: one per hardware thread)"});
+                                             "threads that run function passes (0: one per hardware thread)",
+                                             std::pair<std::int64_t, std::int64_t>{0, max_threads}});
 }
 
 }  // namespace passline

@@ -121,7 +121,8 @@ class PipelineParser {
       std::optional<Value> parsed = parse_value(spec->default_value.index(), text);
       if (!parsed) {
         fail(value_at, std::max<std::size_t>(pos_ - value_at, 1),
-             fmt::format(fmt::runtime("option '{}' of pass '{}' takes a {}, not '{}'"), name, pass, spec->type_name(), printable(text)));
+             fmt::format(fmt::runtime("option '{}' of pass '{}' takes {}, not '{}'"), name, pass,
+                         a_value_type(spec->default_value.index()), printable(text)));
       }
       values.emplace_back(std::string(name), std::move(*parsed));
     }

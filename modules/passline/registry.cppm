@@ -122,8 +122,8 @@ class Registry final : public detail::PassSource<IR> {
                                         did_you_mean(option, detail::option_names(entry.options))));
       }
       if (slot->second.index() != value.index()) {
-        throw RegistryError(fmt::format(fmt::runtime("option '{}' of pass '{}' takes a {}, not a {}"), option, name,
-                                        value_type_name(slot->second), value_type_name(value)));
+        throw RegistryError(fmt::format(fmt::runtime("option '{}' of pass '{}' takes {}, not {}"), option, name,
+                                        a_value_type(slot->second.index()), a_value_type(value.index())));
       }
       slot->second = value;
     }

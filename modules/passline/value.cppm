@@ -33,6 +33,11 @@ constexpr std::string_view value_type_name(std::size_t index) {
   return names[index];
 }
 inline std::string_view value_type_name(const Value& value) { return value_type_name(value.index()); }
+/// The type with its article, as messages say it: "a bool", "an int".
+constexpr std::string_view a_value_type(std::size_t index) {
+  constexpr std::string_view names[] = {"a bool", "an int", "a float", "a string"};
+  return names[index];
+}
 
 /// The canonical text of a value, which `parse_value` reads back exactly.
 inline std::string format_value(const Value& value) {

@@ -42,7 +42,7 @@ struct Options {
   std::vector<std::string> disabled;
   std::vector<std::string> required;
   std::vector<std::string> config;
-  std::optional<std::int64_t> threads;
+  std::optional<std::string> threads;
   bool list_passes = false;
   bool list_config = false;
   bool print_pipeline = false;
@@ -198,8 +198,9 @@ std::string list_passes(const passline::Registry<passline::ir::Module>& registry
 std::string list_config() {
   std::string out;
   for (const passline::ConfigKeyInfo& key : passline::ConfigKeys::global().list()) {
-    fmt::format_to(std::back_inserter(out), "{:<16} {} = {}  {}\n", key.name, key.type_name(),
-                   passline::format_value(key.default_value), key.description);
+    fmt::format_to(std::back_inserter(out), "{:<16} {} = {}{}  {}\n", key.name, key.type_name(),
+                   passline::format_value(key.default_value),
+                   key.range ? fmt::format(" ({} to {})", key.range->first, key.range->second) : "", key.description);
   }
   return out;
 }
@@ -241,7 +242,13 @@ int run(const Options& options) {
     if (equals == std::string::npos) throw Failure{fmt::format("--config takes KEY=VALUE, not '{}'", setting)};
     ctx.config.set_text(setting.substr(0, equals), setting.substr(equals + 1));
   }
-  if (options.threads) ctx.config.set(passline::config::threads, *options.threads);
+  if (options.threads) {
+    try {
+      ctx.config.set_text(passline::config::threads.name, *options.threads);  // one check for the flag and the key
+    } catch (const passline::ConfigError& error) {
+      throw Failure{fmt::format("--threads: {}", error.what())};
+    }
+  }
   ctx.diagnostics->set_handler([](const passline::Diagnostic& d) {
     constexpr const char* severities[] = {"note", "warning", "error"};
     fmt::print(stderr, "{}: {}: {}\n", d.location.empty() ? "passline-opt" : d.location,
@@ -327,8 +334,11 @@ int main(int argc, char** argv) {
   app.add_option("--require-pass", options.required, "passes to run whatever the opt level, e.g. --require-pass=Inline")
       ->delimiter(',');
   app.add_option("--config", options.config, "a config value, KEY=VALUE, e.g. --config threads=4 (see --list-config)");
-  app.add_option("--threads", options.threads, "threads for function passes (0: one per hardware thread)")
-      ->check(CLI::NonNegativeNumber);
+  app.add_option("--threads", options.threads,
+                 fmt::format("threads for function passes, 0 to {} (0: one per hardware thread); the same as "
+                             "--config threads=N",
+                             passline::max_threads))
+      ->option_text("N");
   app.add_flag("--list-passes", options.list_passes, "list the passes and pipelines with their levels, requirements and options");
   app.add_flag("--list-config", options.list_config, "list the config keys with their types and defaults");
   app.add_flag("--print-pipeline", options.print_pipeline, "print the pipeline as canonical text and exit");
@@ -387,7 +397,10 @@ int main(int argc, char** argv) {
       options.output = output;
     }
   } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : 1;  // --help is a success; every usage error exits 1
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help
+    // Every usage error exits 1, in one line that quotes no argument whole.
+    fmt::print(stderr, "passline-opt: error: {}\nRun with --help for more information.\n", passline::printable(e.what(), 200));
+    return 1;
   }
   try {
     return run(options);

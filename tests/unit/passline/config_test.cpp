@@ -41,7 +41,7 @@ TEST(Config, TextIsReadAsTheKeysType) {
     config.set_text("test.unroll-factor", "many");
     FAIL();
   } catch (const ConfigError& error) {
-    EXPECT_STREQ(error.what(), "config key 'test.unroll-factor' takes a int, not 'many'");
+    EXPECT_STREQ(error.what(), "config key 'test.unroll-factor' takes an int, not 'many'");
   }
 }
 
@@ -61,7 +61,7 @@ TEST(Config, WrongTypeIsAnError) {
     config.set("threads", Value(std::string("two")));
     FAIL();
   } catch (const ConfigError& error) {
-    EXPECT_STREQ(error.what(), "config key 'threads' takes a int, not a string");
+    EXPECT_STREQ(error.what(), "config key 'threads' takes an int, not a string");
   }
   EXPECT_EQ(config.find("threads"), nullptr);
 }

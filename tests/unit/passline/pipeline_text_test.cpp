@@ -108,7 +108,7 @@ TEST_F(PipelineText, ErrorsNameTheColumnAndPlaceACaret) {
       {"seq InferType", "pipeline:1:5: error: expected '(' after 'seq'", 5},
       {"seq(InferType;DeadCodeElimination)", "pipeline:1:14: error: expected ',' or ')', found ';'", 14},
       {"Inline{max-sise=2}", "pipeline:1:8: error: pass 'Inline' has no option 'max-sise' (did you mean 'max-size'?)", 8},
-      {"Inline{max-size=big}", "pipeline:1:17: error: option 'max-size' of pass 'Inline' takes a int, not 'big'", 17},
+      {"Inline{max-size=big}", "pipeline:1:17: error: option 'max-size' of pass 'Inline' takes an int, not 'big'", 17},
       {"Inline{recursive=yes}", "pipeline:1:18: error: option 'recursive' of pass 'Inline' takes a bool, not 'yes'", 18},
       {"Inline{max-size}", "pipeline:1:16: error: expected '=' after option 'max-size'", 16},
       {"Inline{max-size=1 max-size=2}", "pipeline:1:19: error: option 'max-size' is given twice", 19},

@@ -107,7 +107,7 @@ TEST(Registry, UnknownOptionAndWrongTypeAreErrors) {
     (void)registry.create("Inline", {{"max-size", Value(true)}});
     FAIL();
   } catch (const RegistryError& error) {
-    EXPECT_STREQ(error.what(), "option 'max-size' of pass 'Inline' takes a int, not a bool");
+    EXPECT_STREQ(error.what(), "option 'max-size' of pass 'Inline' takes an int, not a bool");
   }
 }
 
