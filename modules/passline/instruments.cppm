@@ -42,6 +42,7 @@ import :ir_traits;
 import :options;
 import :text_format;
 import :output_file;
+import :shell_words;
 
 export namespace passline {
 
@@ -75,34 +76,6 @@ inline void write_dump(const Output& out, std::string_view header, std::string_v
   out(header);
   out(text);
   if (!text.empty() && text.back() != '\n') out("\n");
-}
-
-/// `word` as one word of a POSIX shell command line: as it is when it holds
-/// nothing a shell reads specially, else in single quotes, with each quote
-/// it holds written `\'` outside them. A shell and wordexp(3) read it back
-/// the same.
-inline std::string shell_word(std::string_view word) {
-  const bool plain = !word.empty() && std::ranges::all_of(word, [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           std::string_view("_-+=,./:@%").find(c) != std::string_view::npos;
-  });
-  if (plain) return std::string(word);
-  if (word.empty()) return "''";
-  std::string quoted;
-  bool open = false;  // no empty '' pieces: wordexp would split a word at one
-  for (char c : word) {
-    if (c == '\'') {
-      if (open) quoted += '\'';
-      open = false;
-      quoted += "\\'";
-    } else {
-      if (!open) quoted += '\'';
-      open = true;
-      quoted += c;
-    }
-  }
-  if (open) quoted += '\'';
-  return quoted;
 }
 
 inline bool names(const std::vector<std::string>& list, std::string_view name) {
@@ -500,7 +473,7 @@ export namespace passline {
 /// `--reproducer=FILE`: when a pass fails, writes the IR it failed on to
 /// FILE, after a first line that says how to replay it: the pass alone with
 /// its options, and `settings` (the flags of the run that matter, e.g.
-/// `--opt-level=3`, each a shell word: detail::shell_word). The line is a
+/// `--opt-level=3`, each a shell word: shell_word). The line is a
 /// comment of the IR's text format (`comment`), so the file is itself an
 /// input: `passline-opt --run-reproducer FILE` replays it, and the flags
 /// after the marker can be pasted into a shell as they are.
@@ -525,7 +498,7 @@ class Reproducer final : public Instrument {
   void after_failed_pass(const PassInfo& info, IRView ir, const PassPlace& place, std::exception_ptr) override {
     if (place.pipeline || written_ || !error_.empty()) return;  // the innermost pass that failed, once
     // The pass as pipeline text, with its options, as one shell word.
-    const std::string pass = detail::shell_word("--passes=" + detail::with_options(info.name, place.options));
+    const std::string pass = shell_word("--passes=" + detail::with_options(info.name, place.options));
     try {
       if (!output_) output_ = std::make_unique<OutputFile>(file_);
       output_->write(fmt::format(fmt::runtime("{} {} {}{}{}\n"), comment_, marker, pass, settings_.empty() ? "" : " ",

@@ -24,6 +24,7 @@ export import :instruments;
 export import :diff;
 export import :output_file;
 export import :message;
+export import :shell_words;
 export import :reporting;
 export import :ir_view;
 export import :options;

@@ -25,7 +25,6 @@
 
 #include <fcntl.h>
 #include <unistd.h>
-#include <wordexp.h>
 import passline;
 import passline.ir;
 import passline.ir.passes;
@@ -100,35 +99,30 @@ struct Failure {
 /// The flags of a run that a reproducer must repeat besides the pass.
 std::string reproducer_settings(const Options& o, int opt_level) {
   std::string settings = fmt::format("--opt-level={}", opt_level);
-  for (const std::string& setting : o.config) settings += " --config " + passline::detail::shell_word(setting);
+  for (const std::string& setting : o.config) settings += " --config " + passline::shell_word(setting);
   return settings;
 }
 
-/// The arguments a reproducer file replays, for CLI11 (last first): itself
-/// as the input, then the flags on its first line, split into words as a
-/// shell splits them (wordexp(3), which runs no commands).
-std::vector<std::string> replay_arguments(const std::string& file) {
+/// The flags on a reproducer's first line, as words (passline::shell_words:
+/// read as a shell reads quotes, with nothing expanded).
+std::vector<std::string> replay_words(const std::string& file) {
   std::ifstream in(file);
-  if (!in) throw Failure{fmt::format("cannot open '{}': {}", file, std::strerror(errno))};
+  if (!in) throw Failure{fmt::format("cannot open '{}': {}", passline::printable(file, 200), std::strerror(errno))};
   std::string line;
   std::getline(in, line);
   const std::size_t at = line.find(passline::Reproducer::marker);
   if (at == std::string::npos) {
-    throw Failure{fmt::format("'{}' is not a reproducer: its first line has no '{}'", file, passline::Reproducer::marker)};
+    throw Failure{fmt::format("'{}' is not a reproducer: its first line has no '{}'", passline::printable(file, 200),
+                              passline::Reproducer::marker)};
   }
-  const std::string flags = line.substr(at + passline::Reproducer::marker.size());
-  wordexp_t words{};
-  const int error = ::wordexp(flags.c_str(), &words, WRDE_NOCMD);
-  if (error != 0) {
-    if (error == WRDE_NOSPACE) ::wordfree(&words);
-    const std::size_t start = std::min(flags.find_first_not_of(' '), flags.size());
-    throw Failure{fmt::format("'{}': its replay line does not read as shell words: {}", file, flags.substr(start))};
+  std::string flags = line.substr(at + passline::Reproducer::marker.size());
+  flags.erase(0, std::min(flags.find_first_not_of(' '), flags.size()));
+  try {
+    return passline::shell_words(flags);
+  } catch (const passline::ShellWordsError& error) {
+    throw Failure{fmt::format("'{}': its replay line does not read as shell words ({}): {}",
+                              passline::printable(file, 200), error.what(), passline::printable(flags, 80))};
   }
-  std::vector<std::string> arguments{file};
-  for (std::size_t i = 0; i < words.we_wordc; ++i) arguments.emplace_back(words.we_wordv[i]);
-  ::wordfree(&words);
-  std::reverse(arguments.begin(), arguments.end());
-  return arguments;
 }
 
 /// The input module: from a file (mapped, see ir::Source::open) or stdin.
@@ -305,6 +299,26 @@ int run(const Options& options) {
 
 }  // namespace
 
+/// The flags that say what a run does to the IR: the only flags a
+/// reproducer's replay line may give (it must not write files).
+void add_pipeline_flags(CLI::App& app, Options& options) {
+  app.add_option("--passes", options.passes, "pipeline text, e.g. 'InferType,FoldConstant' or 'O2' (see --list-passes)");
+  app.add_option("-O", options.level_flag, "run the standard pipeline O<N> at opt level N: -O0, -O1, -O2 (the default), -O3")
+      ->check(CLI::Range(0, 3));
+  app.add_option("--opt-level", options.opt_level, "opt level of the pass context (default: the -O level, else 2)")
+      ->check(CLI::Range(0, 3));
+  app.add_option("--disable-pass", options.disabled, "passes never to run, e.g. --disable-pass=FoldConstant,Inline")
+      ->delimiter(',');
+  app.add_option("--require-pass", options.required, "passes to run whatever the opt level, e.g. --require-pass=Inline")
+      ->delimiter(',');
+  app.add_option("--config", options.config, "a config value, KEY=VALUE, e.g. --config threads=4 (see --list-config)");
+  app.add_option("--threads", options.threads,
+                 fmt::format("threads for function passes, 0 to {} (0: one per hardware thread); the same as "
+                             "--config threads=N",
+                             passline::max_threads))
+      ->option_text("N");
+}
+
 int main(int argc, char** argv) {
 #ifdef __GLIBC__
   // Large buffers (a pass's tables, a body's nodes) come from and go back to
@@ -324,21 +338,7 @@ int main(int argc, char** argv) {
   Options options;
   app.add_option("input", options.input, "IR file to read; '-' reads stdin (the default)");
   app.add_option("-o", options.output, "where to write the IR; '-' is stdout (the default). Written whole or not at all");
-  app.add_option("--passes", options.passes, "pipeline text, e.g. 'InferType,FoldConstant' or 'O2' (see --list-passes)");
-  app.add_option("-O", options.level_flag, "run the standard pipeline O<N> at opt level N: -O0, -O1, -O2 (the default), -O3")
-      ->check(CLI::Range(0, 3));
-  app.add_option("--opt-level", options.opt_level, "opt level of the pass context (default: the -O level, else 2)")
-      ->check(CLI::Range(0, 3));
-  app.add_option("--disable-pass", options.disabled, "passes never to run, e.g. --disable-pass=FoldConstant,Inline")
-      ->delimiter(',');
-  app.add_option("--require-pass", options.required, "passes to run whatever the opt level, e.g. --require-pass=Inline")
-      ->delimiter(',');
-  app.add_option("--config", options.config, "a config value, KEY=VALUE, e.g. --config threads=4 (see --list-config)");
-  app.add_option("--threads", options.threads,
-                 fmt::format("threads for function passes, 0 to {} (0: one per hardware thread); the same as "
-                             "--config threads=N",
-                             passline::max_threads))
-      ->option_text("N");
+  add_pipeline_flags(app, options);
   app.add_flag("--list-passes", options.list_passes, "list the passes and pipelines with their levels, requirements and options");
   app.add_flag("--list-config", options.list_config, "list the config keys with their types and defaults");
   app.add_flag("--print-pipeline", options.print_pipeline, "print the pipeline as canonical text and exit");
@@ -382,19 +382,30 @@ int main(int argc, char** argv) {
       ->option_text("N")->group("Debugging");
   try {
     app.parse(argc, argv);
-    if (!options.run_reproducer.empty()) {  // the run the file describes, with its own flags
-      const std::string output = options.output;
-      std::vector<std::string> arguments;
+    if (!options.run_reproducer.empty()) {  // the run the file describes: its IR, through its pipeline flags
+      std::vector<std::string> words;
       try {
-        arguments = replay_arguments(options.run_reproducer);
+        words = replay_words(options.run_reproducer);
       } catch (const Failure& e) {
         fmt::print(stderr, "passline-opt: error: {}\n", e.message);
         return 1;
       }
-      app.clear();
-      options = Options{};
-      app.parse(arguments);
-      options.output = output;
+      if (options.input != "-" || !options.passes.empty() || options.level_flag || options.opt_level ||
+          !options.disabled.empty() || !options.required.empty() || !options.config.empty() || options.threads) {
+        fmt::print(stderr, "passline-opt: error: --run-reproducer takes the input and the pipeline flags from its file\n");
+        return 1;
+      }
+      options.input = options.run_reproducer;
+      CLI::App replay("the replay line of " + options.run_reproducer);
+      add_pipeline_flags(replay, options);
+      std::reverse(words.begin(), words.end());  // CLI11 takes a vector last word first
+      try {
+        replay.parse(words);
+      } catch (const CLI::ParseError& e) {
+        fmt::print(stderr, "passline-opt: error: '{}': its replay line may give only pipeline flags: {}\n",
+                   passline::printable(options.run_reproducer, 200), passline::printable(e.what(), 200));
+        return 1;
+      }
     }
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help

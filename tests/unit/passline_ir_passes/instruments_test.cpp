@@ -191,22 +191,39 @@ TEST(Instruments, PrintChangedDiffShowsWhatEachPassChangedFromTheLastPrint) {
 
 // Hunk headings name the line above the hunk that starts a definition, as
 // git's do: `def @main(...)` in a module.
-// A reproducer's replay line is shell words: what a shell, and wordexp(3)
+// A reproducer's replay line is shell words: what a shell, and shell_words
 // as --run-reproducer reads it, split back to the words written.
 TEST(Instruments, ShellWordsReadBackAsTheyWereWritten) {
-  EXPECT_EQ(passline::detail::shell_word("--opt-level=2"), "--opt-level=2");
-  EXPECT_EQ(passline::detail::shell_word("--passes=P{a=1}"), "'--passes=P{a=1}'");
-  EXPECT_EQ(passline::detail::shell_word("it's"), "'it'\\''s'");
-  EXPECT_EQ(passline::detail::shell_word("'"), "\\'");
-  EXPECT_EQ(passline::detail::shell_word(""), "''");
+  EXPECT_EQ(passline::shell_word("--opt-level=2"), "--opt-level=2");
+  EXPECT_EQ(passline::shell_word("--passes=P{a=1}"), "'--passes=P{a=1}'");
+  EXPECT_EQ(passline::shell_word("it's"), "'it'\\''s'");
+  EXPECT_EQ(passline::shell_word("'"), "\\'");
+  EXPECT_EQ(passline::shell_word(""), "''");
   const std::vector<std::string> words = {"--passes=P{label=\"it's a $HOME `x` \\ ;|&\"}", "", "plain", "'", "a\"b"};
   std::string line;
-  for (const std::string& word : words) line += passline::detail::shell_word(word) + " ";
+  for (const std::string& word : words) line += passline::shell_word(word) + " ";
+  EXPECT_EQ(passline::shell_words(line), words) << line;
+  // A shell reads the same words (wordexp(3) splits as one does).
   wordexp_t read{};
   ASSERT_EQ(::wordexp(line.c_str(), &read, WRDE_NOCMD), 0) << line;
-  const std::vector<std::string> back(read.we_wordv, read.we_wordv + read.we_wordc);
+  const std::vector<std::string> by_shell(read.we_wordv, read.we_wordv + read.we_wordc);
   ::wordfree(&read);
-  EXPECT_EQ(back, words) << line;
+  EXPECT_EQ(by_shell, words) << line;
+}
+
+TEST(Instruments, ShellWordsAreReadWithoutExpandingAnything) {
+  EXPECT_EQ(passline::shell_words(R"(a 'b c' "d \$ \" e" f\ g  h~)"),
+            (std::vector<std::string>{"a", "b c", "d $ \" e", "f g", "h~"}));
+  EXPECT_EQ(passline::shell_words("'$HOME' '`x`' '*'"), (std::vector<std::string>{"$HOME", "`x`", "*"}));
+  for (const char* line : {"$HOME", "a`id`", "\"$(id)\"", "*.ir", "a;b", "a|b", "a&", "<in", ">out", "(a)", "~/x", "'open",
+                           "\"open", "end\\"}) {
+    EXPECT_THROW((void)passline::shell_words(line), passline::ShellWordsError) << line;
+  }
+  try {
+    (void)passline::shell_words("--passes=O2 $HOME");
+  } catch (const passline::ShellWordsError& error) {
+    EXPECT_STREQ(error.what(), "column 13: '$' outside quotes would be read by a shell; quote it");
+  }
 }
 
 TEST(Instruments, UnifiedDiffKeepsThreeLinesOfContextAndIsEmptyForEqualTexts) {
