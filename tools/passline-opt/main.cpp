@@ -199,6 +199,30 @@ std::string list_config() {
   return out;
 }
 
+/// The highest opt level, at which every pass runs.
+constexpr int max_opt_level = 3;
+
+/// A note for each pass named in --passes that will not run, and why: no
+/// pass the user names is skipped without a word.
+void say_what_is_skipped(const passline::Pass<passline::ir::Module>& pass, const passline::PassContext& ctx) {
+  // A pipeline written in the text (seq, or the whole list) is looked into;
+  // a registered one (O2) is named as itself, and gates its passes as usual.
+  const bool written_out = pass.is_pipeline() && pass.text() != pass.info().name;
+  if (written_out) {
+    for (const auto& inner : pass.passes()) say_what_is_skipped(inner, ctx);
+    return;
+  }
+  const std::string name(pass.info().name);
+  if (ctx.is_disabled(name)) {
+    fmt::print(stderr, "passline-opt: note: pass '{}' does not run: --disable-pass names it\n", name);
+  } else if (!ctx.pass_enabled(pass.info())) {
+    fmt::print(stderr,
+               "passline-opt: note: pass '{}' does not run: its level, {}, is above --opt-level={} "
+               "(--require-pass={} runs it)\n",
+               name, pass.info().opt_level, ctx.opt_level, name);
+  }
+}
+
 /// Prints a failure as one message (with its caret, where it has a
 /// position) on stderr; the exit code.
 int report(std::exception_ptr failure) {
@@ -228,9 +252,12 @@ int run(const Options& options) {
   if (options.print_pipeline) return print_out(pipeline.text() + "\n"), 0;
 
   passline::PassContext ctx;
-  ctx.opt_level = options.opt_level.value_or(options.level_flag.value_or(2));
+  // -O<N> runs at level N. Passes named in --passes run whatever their level
+  // (as `opt -passes=` does): the level is the highest unless given.
+  ctx.opt_level = options.opt_level.value_or(options.passes.empty() ? options.level_flag.value_or(2) : max_opt_level);
   ctx.disabled = options.disabled;
   ctx.required = options.required;
+  if (!options.passes.empty()) say_what_is_skipped(pipeline, ctx);
   for (const std::string& setting : options.config) {
     const auto equals = setting.find('=');
     if (equals == std::string::npos) throw Failure{fmt::format("--config takes KEY=VALUE, not '{}'", setting)};
