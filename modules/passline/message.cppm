@@ -36,13 +36,30 @@ inline std::size_t utf8_sequence(std::string_view text) {
   return length;
 }
 
+/// The code point of the valid UTF-8 sequence `text` (of `length` bytes).
+inline std::uint32_t code_point(std::string_view text, std::size_t length) {
+  std::uint32_t c = static_cast<std::uint8_t>(text[0]) & (0x7F >> length);
+  for (std::size_t i = 1; i < length; ++i) c = (c << 6) | (static_cast<std::uint8_t>(text[i]) & 0x3F);
+  return c;
+}
+
+/// Code points that show nothing, or change how the text around them shows:
+/// C1 controls, zero-width characters, the byte-order mark, line and
+/// paragraph separators, and bidirectional controls.
+inline bool invisible(std::uint32_t c) {
+  return (c >= 0x80 && c <= 0x9F) || (c >= 0x200B && c <= 0x200F) || (c >= 0x2028 && c <= 0x202E) ||
+         (c >= 0x2060 && c <= 0x2069) || c == 0xFEFF;
+}
+
 }  // namespace passline::detail
 
 export namespace passline {
 
 /// `text` as a message quotes it: printable characters (valid UTF-8
-/// included) as they are, any other byte as `\xNN`, and no more than `limit`
-/// characters of it, with `...` for the rest.
+/// included) as they are, a character that shows nothing or reorders the
+/// text (a zero-width space, a bidirectional control) as `\u{NNNN}`, any
+/// other byte as `\xNN`, and no more than `limit` characters of it, with
+/// `...` for the rest.
 inline std::string printable(std::string_view text, std::size_t limit = 40) {
   std::string out;
   std::size_t shown = 0;
@@ -53,7 +70,12 @@ inline std::string printable(std::string_view text, std::size_t limit = 40) {
       out += static_cast<char>(c);
       ++i;
     } else if (const std::size_t n = c >= 0x80 ? detail::utf8_sequence(text.substr(i)) : 0; n > 0) {
-      out += text.substr(i, n);
+      const std::uint32_t point = detail::code_point(text.substr(i), n);
+      if (detail::invisible(point)) {
+        out += fmt::format("\\u{{{:04X}}}", point);
+      } else {
+        out += text.substr(i, n);
+      }
       i += n;
     } else {
       out += fmt::format("\\x{:02X}", c);
