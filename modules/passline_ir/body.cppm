@@ -10,7 +10,9 @@
 module;
 #include <atomic>
 #include <bit>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <span>
@@ -213,7 +215,11 @@ class BodyBuilder {
     return add({.kind = Kind::int_const, .type = types::i64, .a = static_cast<std::uint32_t>(bits),
                 .b = static_cast<std::uint32_t>(bits >> 32), .loc = loc});
   }
+  /// A float constant. A NaN is stored as the one quiet NaN of its sign
+  /// (`nan`, `-nan`), all the text format can say: no operation tells NaNs
+  /// apart by payload, and the printed module must read back the same.
   inline ExprId float_const(double value, std::uint32_t loc) {
+    if (value != value) value = std::copysign(std::numeric_limits<double>::quiet_NaN(), value);
     const auto bits = std::bit_cast<std::uint64_t>(value);
     return add({.kind = Kind::float_const, .type = types::f64, .a = static_cast<std::uint32_t>(bits),
                 .b = static_cast<std::uint32_t>(bits >> 32), .loc = loc});

@@ -165,7 +165,9 @@ class Parser {
       token_ = c == '%' ? Token::local : Token::global;
       return;
     }
-    if (is_digit(c) || (c == '-' && pos_ + 1 < text_.size() && (is_digit(text_[pos_ + 1]) || text_[pos_ + 1] == 'i'))) {
+    if (is_digit(c) ||
+        (c == '-' && pos_ + 1 < text_.size() &&
+         (is_digit(text_[pos_ + 1]) || text_.substr(pos_ + 1, 3) == "inf" || text_.substr(pos_ + 1, 3) == "nan"))) {
       lex_number(after_dot);
       return;
     }
@@ -180,7 +182,7 @@ class Parser {
 
   void lex_number(bool after_dot) {
     if (text_[pos_] == '-') ++pos_;
-    if (text_.substr(pos_, 3) == "inf") {
+    if (text_.substr(pos_, 3) == "inf" || text_.substr(pos_, 3) == "nan") {
       pos_ += 3;
       token_ = Token::floating;
       return;
@@ -533,6 +535,8 @@ class Parser {
       value = -INFINITY;
     } else if (text == "nan") {
       value = NAN;
+    } else if (text == "-nan") {
+      value = -NAN;
     } else {
       auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
       if (ec != std::errc()) error(start_, fmt::format("float '{}' is out of range", printable(text)));
@@ -738,6 +742,7 @@ class Printer {
       if (i) out_->put(", ");
       out_->put('%');
       out_->put(var(ps[i]));
+      if (!body_[ps[i]].type.known()) continue;  // ill-formed (the verifier says so); as the parser words it
       out_->put(": ");
       out_->put(type_text(body_[ps[i]].type));
     }
@@ -997,7 +1002,7 @@ class Printer {
   }
 
   static std::string float_text(double value) {
-    if (std::isnan(value)) return "nan";
+    if (std::isnan(value)) return std::signbit(value) ? "-nan" : "nan";
     if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
     std::string text = fmt::format("{}", value);
     if (text.find_first_of(".e") == std::string::npos) text += ".0";

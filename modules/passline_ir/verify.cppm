@@ -21,6 +21,7 @@ import :types;
 import :body;
 import :source;
 import :functions;
+import passline;
 
 export namespace passline::ir {
 
@@ -51,12 +52,19 @@ void verify(const Module& module) {
       if (bound[var]) fail(var, fmt::format("variable '%{}' is bound twice", body.name(var)));
       bound[var] = in_scope[var] = 1;
     };
+    // Parameters carry their types (the text format has no other place for them).
+    auto bind_param = [&](ExprId var) {
+      bind(var);
+      if (!body[var].type.known()) {
+        fail(var, fmt::format("parameter '%{}' needs a type: '%{}: i64'", printable(body.name(var)), printable(body.name(var))));
+      }
+    };
     auto check = [&](ExprId child, ExprId parent) {
       if (child == no_expr || child >= body.size()) fail(parent, "an operand is missing");
       if (child >= parent) fail(parent, "an operand comes after the expression that uses it");
     };
     std::vector<std::uint8_t> reached(body.size(), 0);
-    for (ExprId p : body.params()) bind(p);
+    for (ExprId p : body.params()) bind_param(p);
     if (body.root() >= body.size()) throw IRError(source, fn.loc, fmt::format("function '@{}' has no body", fn.name));
     stack.assign(1, {body.root(), 0});
     while (!stack.empty()) {
@@ -87,7 +95,7 @@ void verify(const Module& module) {
           break;
         case Kind::fn:
           if (frame.phase == 0) {
-            for (ExprId p : body.fn_params(id)) bind(p);
+            for (ExprId p : body.fn_params(id)) bind_param(p);
             check(n.c, id);
             stack.push_back({id, 1});
             stack.push_back({n.c, 0});
