@@ -20,6 +20,10 @@ struct State {
   std::uint64_t a, b, c, d;
 };
 
+// The requirements order the passes; the passes in between keep what the
+// required passes established, so the pipeline needs no re-runs.
+constexpr auto kept = passline::names<"Mix", "Rotate", "MulAdd", "Fold">;
+
 struct Mix {
   static constexpr passline::PassInfo info{.name = "Mix", .opt_level = 0};
   State operator()(State s, passline::PassContext&) const {
@@ -29,7 +33,7 @@ struct Mix {
   }
 };
 struct Rotate {
-  static constexpr passline::PassInfo info{.name = "Rotate", .opt_level = 1};
+  static constexpr passline::PassInfo info{.name = "Rotate", .opt_level = 1, .preserves = kept};
   State operator()(State s, passline::PassContext&) const {
     s.c = (s.c << 13) | (s.c >> 51);
     s.d ^= s.c;
@@ -38,21 +42,21 @@ struct Rotate {
 };
 struct MulAdd {
   static constexpr passline::PassInfo info{
-      .name = "MulAdd", .opt_level = 1, .required = passline::needs<"Mix">};
+      .name = "MulAdd", .opt_level = 1, .required = passline::needs<"Mix">, .preserves = kept};
   State operator()(State s, passline::PassContext&) const {
     s.a = s.a * 6364136223846793005ull + s.d;
     return s;
   }
 };
 struct Fold {
-  static constexpr passline::PassInfo info{.name = "Fold", .opt_level = 2};
+  static constexpr passline::PassInfo info{.name = "Fold", .opt_level = 2, .preserves = kept};
   State operator()(State s, passline::PassContext&) const {
     s.b ^= s.c + (s.d >> 3);
     return s;
   }
 };
 struct Square {
-  static constexpr passline::PassInfo info{.name = "Square", .opt_level = 3};
+  static constexpr passline::PassInfo info{.name = "Square", .opt_level = 3, .preserves = kept};
   State operator()(State s, passline::PassContext&) const {
     s.c = s.c * s.c + 1;
     return s;
@@ -60,7 +64,7 @@ struct Square {
 };
 struct Shuffle {
   static constexpr passline::PassInfo info{
-      .name = "Shuffle", .opt_level = 2, .required = passline::needs<"Rotate">};
+      .name = "Shuffle", .opt_level = 2, .required = passline::needs<"Rotate">, .preserves = kept};
   State operator()(State s, passline::PassContext&) const {
     std::swap(s.a, s.d);
     s.b += s.a;
@@ -68,14 +72,14 @@ struct Shuffle {
   }
 };
 struct Clamp {
-  static constexpr passline::PassInfo info{.name = "Clamp", .opt_level = 2};
+  static constexpr passline::PassInfo info{.name = "Clamp", .opt_level = 2, .preserves = kept};
   State operator()(State s, passline::PassContext&) const {
     s.d = s.d % 1000003u + (s.a & 0xFFFF);
     return s;
   }
 };
 struct Xorshift {
-  static constexpr passline::PassInfo info{.name = "Xorshift", .opt_level = 1};
+  static constexpr passline::PassInfo info{.name = "Xorshift", .opt_level = 1, .preserves = kept};
   State operator()(State s, passline::PassContext&) const {
     s.c ^= s.c << 13;
     s.c ^= s.c >> 7;
@@ -84,7 +88,7 @@ struct Xorshift {
   }
 };
 struct Expensive {
-  static constexpr passline::PassInfo info{.name = "Expensive", .opt_level = 3};
+  static constexpr passline::PassInfo info{.name = "Expensive", .opt_level = 3, .preserves = kept};
   State operator()(State s, passline::PassContext&) const {
     for (int i = 0; i < 64; ++i) s.a = s.a * 3 + s.b;
     return s;

@@ -17,8 +17,10 @@ module;
 #include <string_view>
 #include <type_traits>
 #include <utility>
+#include <vector>
 export module passline:analysis;
 import :pass_info;
+import :requirements;
 import :concepts;
 
 namespace hana = boost::hana;
@@ -149,24 +151,6 @@ class NameTable {
   }();
 };
 
-enum class Problem {
-  none,
-  duplicate_name,     // pass, other: two types, one name
-  missing,            // pass, requirement: no pass provides it
-  after_user,         // pass, other, requirement: provided only later
-  self_requirement,   // pass requires its own name
-  unknown,            // pass, requirement: neither pipeline nor catalog
-  cycle,              // cycle[0..cycle_size)
-  disabled_required,  // pass requires other, which is disabled
-};
-
-struct Finding {
-  Problem problem = Problem::none;
-  std::size_t pass = 0;
-  std::size_t other = 0;
-  std::size_t requirement = 0;
-};
-
 /// Fills `first` with the first position of each name; reports two different
 /// types with one name.
 template <std::size_t N>
@@ -180,9 +164,10 @@ constexpr Finding index_names(const std::array<PassInfo, N>& infos,
   return {};
 }
 
-/// The ordering check: each required name is carried by an earlier pass.
-/// Which pipelines may require passes they do not hold: open ones, which
-/// become runtime passes, leave those to the run to resolve.
+/// The ordering check of a plain pipeline, by the rule of `:requirements`:
+/// each required name is carried by an earlier pass, and no pass since has
+/// failed to preserve it. Which pipelines may require passes they do not
+/// hold: open ones, which become runtime passes, leave those to the run.
 enum class Openness { closed, open };
 
 template <std::size_t N>
@@ -192,16 +177,24 @@ constexpr Finding check_order(const std::array<PassInfo, N>& infos, const std::a
   if (Finding duplicate = index_names(infos, ids, first); duplicate.problem != Problem::none) {
     return duplicate;
   }
+  Validity validity(N);
+  auto name_of = [&](std::size_t id) { return infos[id].name; };
   for (std::size_t i = 0; i < N; ++i) {
+    if (infos[i].name.empty()) continue;
     for (std::size_t r = 0; r < infos[i].required.size(); ++r) {
-      std::size_t j = first.find(infos[i].required[r]);
+      const std::string_view required = infos[i].required[r];
+      if (required == infos[i].name) return {.problem = Problem::self_requirement, .pass = i, .requirement = r};
+      const std::size_t j = first.find(required);
       if (j == NameTable<N>::npos) {
         if (openness == Openness::open) continue;
         return {.problem = Problem::missing, .pass = i, .requirement = r};
       }
-      if (j == i) return {.problem = Problem::self_requirement, .pass = i, .requirement = r};
       if (j > i) return {.problem = Problem::after_user, .pass = i, .other = j, .requirement = r};
+      if (!validity.holds(j)) {
+        return {.problem = Problem::broken, .pass = i, .other = j, .requirement = r, .breaker = validity.broken_by(j)};
+      }
     }
+    validity.ran(infos[i], first.find(infos[i].name), i, name_of);
   }
   return {};
 }
@@ -230,7 +223,8 @@ constexpr auto external_requirements(const std::array<PassInfo, N>& infos) {
 }
 
 /// For each pass, the positions of the earlier passes that provide its
-/// requirements (the first pass of each required name), flattened.
+/// requirements (the last pass of each required name before it: the one
+/// whose work holds when it runs), flattened.
 template <std::size_t N, std::size_t R>
 struct ProviderTable {
   std::array<std::size_t, (R == 0 ? 1 : R)> providers{};
@@ -242,13 +236,15 @@ constexpr ProviderTable<N, R> providers_of(const std::array<PassInfo, N>& infos)
   ProviderTable<N, R> table;
   NameTable<N> first;
   for (std::size_t i = 0; i < N; ++i) first.insert(infos[i].name, i);
+  std::array<std::size_t, N> last{};  // by the first position of a name: its last position so far
   std::size_t size = 0;
   for (std::size_t i = 0; i < N; ++i) {
     table.offsets[i] = size;
     for (std::string_view required : infos[i].required) {
       std::size_t j = first.find(required);
-      if (j < i) table.providers[size++] = j;  // otherwise the ordering check reports it
+      if (j < i) table.providers[size++] = last[j];  // otherwise the ordering check reports it
     }
+    if (!infos[i].name.empty()) last[first.find(infos[i].name)] = i;
   }
   table.offsets[N] = size;
   return table;
@@ -273,7 +269,8 @@ constexpr std::array<int, N> effective_levels(const std::array<PassInfo, N>& inf
 
 /// Which passes run: those `enabled` admits, and every pass they require,
 /// transitively (a required pass runs whenever its user does). A required pass
-/// that `disabled` names stops it with a finding naming user and provider.
+/// that `disabled` names stops it with a finding naming the provider and its
+/// first user.
 /// Shared by the compiled form (at compile time) and by static pipelines under
 /// a context that names passes (at run time).
 template <std::size_t N>
@@ -294,8 +291,9 @@ constexpr RunPlan<N> close_over_requirements(const std::array<PassInfo, N>& info
     for (std::size_t k = table.offsets[i]; k < table.offsets[i + 1]; ++k) {
       std::size_t j = table.providers[k];
       if (disabled(infos[j].name)) {
+        // Later users come first in this sweep: the last finding names the first user.
         plan.finding = {.problem = Problem::disabled_required, .pass = i, .other = j};
-        return plan;
+        continue;
       }
       plan.runs[j] = true;
     }
@@ -316,76 +314,77 @@ struct PipelineFacts {
   static constexpr auto levels = effective_levels(infos, providers);
 };
 
-/// The passes of a resolved pipeline, as positions in the candidate list
-/// (the user's passes first, then the catalog's), or the problem that stops it.
+/// A table of PassInfo for `satisfy`: ids are first positions of names.
 template <std::size_t N>
-struct ResolutionPlan {
-  Finding finding{};
-  // A user's pass may come twice: inserted for an earlier user, and where listed.
-  std::array<std::size_t, (N == 0 ? 1 : 2 * N)> order{};
-  std::size_t size = 0;
-  std::array<std::size_t, (N == 0 ? 1 : N)> cycle{};
-  std::size_t cycle_size = 0;
+struct InfoTable {
+  const std::array<PassInfo, N>& infos;
+  const NameTable<N>& first;
+  constexpr const PassInfo& info(std::size_t id) const { return infos[id]; }
+  constexpr std::size_t find(std::string_view name) const { return first.find(name); }
 };
 
-/// Inserts, before each of the first `user_count` passes, the passes it requires
-/// (transitively, each once, in dependency order), found by name among all
-/// candidates. An explicit stack keeps it free of recursion.
+/// A resolved pipeline while it is computed: positions in the candidate list
+/// (the user's passes first, then the catalog's), or the problem that stops it.
+struct Resolution {
+  Finding finding{};
+  std::vector<std::size_t> order;
+  std::vector<std::size_t> cycle;
+};
+
+/// Inserts, before each of the first `user_count` passes, the passes that must
+/// run for its requirements to hold (`satisfy`), found by name among all
+/// candidates: a pass that had not run, or one to run again because a pass
+/// since did not preserve it. The user's passes keep their order.
 template <std::size_t N>
-constexpr ResolutionPlan<N> resolve(const std::array<PassInfo, N>& infos,
-                                    const std::array<const void*, N>& ids,
-                                    std::size_t user_count) {
-  ResolutionPlan<N> plan;
+constexpr Resolution resolve_order(const std::array<PassInfo, N>& infos, const std::array<const void*, N>& ids,
+                                   std::size_t user_count) {
+  Resolution result;
   NameTable<N> first;
   if (Finding duplicate = index_names(infos, ids, first); duplicate.problem != Problem::none) {
-    plan.finding = duplicate;
-    return plan;
+    result.finding = duplicate;
+    return result;
   }
-
-  struct Frame {
-    std::size_t pass;
-    std::size_t next_requirement;
+  InfoTable<N> table{infos, first};
+  Validity validity(N);
+  auto name_of = [&](std::size_t id) { return infos[id].name; };
+  auto run = [&](std::size_t pass) {
+    validity.ran(infos[pass], first.find(infos[pass].name), result.order.size(), name_of);
+    result.order.push_back(pass);
   };
-  std::array<Frame, (N == 0 ? 1 : N)> stack{};
-  std::array<bool, (N == 0 ? 1 : N)> emitted{};
-  std::array<bool, (N == 0 ? 1 : N)> on_stack{};
   for (std::size_t user = 0; user < user_count; ++user) {
     if (infos[user].name.empty()) {  // not a pass: kept in place for the shape check
-      plan.order[plan.size++] = user;
+      result.order.push_back(user);
       continue;
     }
-    std::size_t depth = 0;
-    stack[depth++] = {user, 0};
-    on_stack[first.find(infos[user].name)] = true;
-    while (depth > 0) {
-      Frame& top = stack[depth - 1];
-      const PassInfo& info = infos[top.pass];
-      if (top.next_requirement < info.required.size()) {
-        std::size_t r = top.next_requirement++;
-        std::size_t provider = first.find(info.required[r]);
-        if (provider == NameTable<N>::npos) {
-          plan.finding = {.problem = Problem::unknown, .pass = top.pass, .requirement = r};
-          return plan;
-        }
-        if (emitted[provider]) continue;
-        if (on_stack[provider]) {
-          std::size_t from = 0;
-          while (first.find(infos[stack[from].pass].name) != provider) ++from;
-          for (std::size_t k = from; k < depth; ++k) plan.cycle[plan.cycle_size++] = stack[k].pass;
-          plan.finding = {.problem = Problem::cycle, .pass = top.pass};
-          return plan;
-        }
-        on_stack[provider] = true;
-        stack[depth++] = {provider, 0};
-        continue;
-      }
-      std::size_t done = first.find(info.name);
-      on_stack[done] = false;
-      emitted[done] = true;
-      plan.order[plan.size++] = top.pass;
-      --depth;
+    const Finding finding =
+        satisfy(table, first.find(infos[user].name), validity, [&](std::size_t id, Reason, std::size_t) { run(id); },
+                &result.cycle);
+    if (finding.problem != Problem::none) {
+      result.finding = finding;
+      if (finding.problem == Problem::conflict) result.finding.breaker = result.order[finding.breaker];
+      return result;
     }
+    run(user);
   }
+  return result;
+}
+
+/// The same as fixed-size arrays, for use as template arguments.
+template <std::size_t Size, std::size_t CycleSize>
+struct ResolutionPlan {
+  Finding finding{};
+  std::array<std::size_t, Size> order{};
+  std::array<std::size_t, CycleSize> cycle{};
+  static constexpr std::size_t size = Size;
+  static constexpr std::size_t cycle_size = CycleSize;
+};
+
+template <std::size_t Size, std::size_t CycleSize>
+constexpr ResolutionPlan<Size, CycleSize> fix_resolution(const Resolution& resolution) {
+  ResolutionPlan<Size, CycleSize> plan;
+  plan.finding = resolution.finding;
+  for (std::size_t k = 0; k < Size; ++k) plan.order[k] = resolution.order[k];
+  for (std::size_t k = 0; k < CycleSize; ++k) plan.cycle[k] = resolution.cycle[k];
   return plan;
 }
 

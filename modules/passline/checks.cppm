@@ -80,6 +80,12 @@ constexpr auto finding_carrier() {
   } else if constexpr (F.problem == Problem::unknown) {
     using P = type_at<Types, F.pass>;
     return hana::type_c<unknown_required_pass<P, required_name<P, F.requirement>>>;
+  } else if constexpr (F.problem == Problem::broken) {
+    return hana::type_c<required_pass_broken_by<type_at<Types, F.pass>, type_at<Types, F.other>,
+                                                type_at<Types, F.breaker>>>;
+  } else if constexpr (F.problem == Problem::conflict) {
+    return hana::type_c<conflicting_required_passes<type_at<Types, F.pass>, type_at<Types, F.other>,
+                                                    type_at<Types, F.breaker>>>;
   } else if constexpr (F.problem == Problem::disabled_required) {
     return hana::type_c<required_pass_is_disabled<type_at<Types, F.pass>, type_at<Types, F.other>>>;
   } else {
@@ -113,6 +119,10 @@ template <class... Ps>
 inline constexpr Problem problem_of<dependency_cycle<Ps...>> = Problem::cycle;
 template <class P, class Q>
 inline constexpr Problem problem_of<required_pass_is_disabled<P, Q>> = Problem::disabled_required;
+template <class P, class Q, class B>
+inline constexpr Problem problem_of<required_pass_broken_by<P, Q, B>> = Problem::broken;
+template <class P, class Q, class B>
+inline constexpr Problem problem_of<conflicting_required_passes<P, Q, B>> = Problem::conflict;
 
 template <class Carrier>
 inline constexpr Shape shape_problem_of = Shape::ok;
@@ -162,6 +172,16 @@ constexpr void diagnose() {
     static_assert(compile_error<Carrier>,
                   "these passes require each other in a cycle (each requires the next, the "
                   "last the first; a single pass requires itself): remove one requirement");
+  } else if constexpr (problem_of<Carrier> == Problem::broken) {
+    static_assert(compile_error<Carrier>,
+                  "a pass between them does not preserve what the required pass established: run "
+                  "the required pass again before its user, declare `.preserves` on the pass in "
+                  "between if it keeps it, or let passline::ResolvedSequential insert the re-run");
+  } else if constexpr (problem_of<Carrier> == Problem::conflict) {
+    static_assert(compile_error<Carrier>,
+                  "the pass requires two passes, and the second does not preserve the first, so "
+                  "no order satisfies both: declare `.preserves` on the second if it keeps the "
+                  "first, or drop one requirement");
   } else if constexpr (problem_of<Carrier> == Problem::disabled_required) {
     static_assert(compile_error<Carrier>,
                   "the compiled form disables a pass that a kept pass requires: "

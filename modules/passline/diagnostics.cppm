@@ -28,6 +28,16 @@ struct required_pass_runs_after_its_user;
 template <class Pass, fixed_string Name>
 struct unknown_required_pass;
 
+/// `Pass` requires `Provider`, which ran earlier, but `Breaker` ran in between
+/// and does not preserve it.
+template <class Pass, class Provider, class Breaker>
+struct required_pass_broken_by;
+
+/// `Pass` requires both `Provider` and `Breaker`, and `Breaker` does not
+/// preserve `Provider`: no order satisfies both.
+template <class Pass, class Provider, class Breaker>
+struct conflicting_required_passes;
+
 /// Two different pass types declare the same name.
 template <class First, class Second>
 struct duplicate_pass_name;

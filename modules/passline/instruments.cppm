@@ -125,7 +125,8 @@ struct PrintIRPass {
   static constexpr PassInfo info{.name = "PrintIR",
                                  .opt_level = 0,
                                  .summary = "prints the IR to stderr and changes nothing",
-                                 .optional = false};
+                                 .optional = false,
+                                 .preserves = preserves_all};
   std::string header = {};
   static constexpr auto options =
       passline::options(option<&PrintIRPass::header>("header", "a title for the dump: // *** PrintIR: <header> ***"));

@@ -37,12 +37,26 @@ template <fixed_string... Names>
 inline constexpr std::array<std::string_view, sizeof...(Names)> name_array{
     std::string_view(Names)...};
 
+/// A list of names in a PassInfo: `.required = passline::needs<"InferType">`,
+/// `.preserves = passline::names<"InferType", "UseCounts">`.
+template <fixed_string... Names>
+inline constexpr std::span<const std::string_view> names = name_array<Names...>;
+
 /// `.required = passline::needs<"InferType", "ToANormalForm">` in a PassInfo.
 template <fixed_string... Names>
 inline constexpr std::span<const std::string_view> needs = name_array<Names...>;
 
+/// `.preserves = passline::preserves_all`: the pass never changes the IR (a
+/// verifier, a printer), so every requirement and analysis stays valid.
+inline constexpr std::span<const std::string_view> preserves_all = name_array<"*">;
+
 /// What every pass declares once: its unique name, the lowest opt level it runs
-/// at, the passes that must have run before it, and a one-line summary.
+/// at, the passes that must have run before it, a one-line summary, and what
+/// stays valid when it changes the IR.
+///
+/// The rule for required passes, at compile time and at run time alike: a
+/// requirement holds from the time the required pass ran until a pass that
+/// does not preserve it changes the IR.
 struct PassInfo {
   std::string_view name;
   int opt_level = 0;
@@ -51,11 +65,23 @@ struct PassInfo {
   /// False for a pass that must always run when reached (`--opt-bisect-limit`
   /// never skips it): one that later passes' preconditions depend on.
   bool optional = true;
+  /// What stays valid when this pass changes the IR: the names of passes whose
+  /// requirement it keeps, and of analyses whose results it keeps. Default:
+  /// nothing. `preserves_all` for a pass that never changes the IR.
+  std::span<const std::string_view> preserves = {};
 
   /// True when `pass` is one of this pass's requirements.
   constexpr bool requires_pass(std::string_view pass) const {
     return std::ranges::find(required, pass) != required.end();
   }
+
+  /// True when what `name` established stays valid after this pass runs.
+  constexpr bool keeps(std::string_view name) const {
+    return std::ranges::any_of(preserves, [&](std::string_view kept) { return kept == name || kept == "*"; });
+  }
+
+  /// True when the pass never changes the IR.
+  constexpr bool preserves_everything() const { return std::ranges::find(preserves, "*") != preserves.end(); }
 };
 
 }  // namespace passline

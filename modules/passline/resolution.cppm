@@ -53,7 +53,11 @@ struct Resolver {
   static constexpr std::size_t user_count = decltype(user)::size;
   // Types that are not passes have no name and take no part; the resolved
   // Sequential reports them, with the IR, where it runs.
-  static constexpr auto plan = resolve(infos_of(all), type_ids_of(all), user_count);
+  static constexpr auto infos = infos_of(all);
+  static constexpr auto ids = type_ids_of(all);
+  static constexpr std::size_t size = resolve_order(infos, ids, user_count).order.size();
+  static constexpr std::size_t cycle_size = resolve_order(infos, ids, user_count).cycle.size();
+  static constexpr auto plan = fix_resolution<size, cycle_size>(resolve_order(infos, ids, user_count));
 
   using Carrier = typename decltype(resolution_carrier<All, plan>())::type;
 

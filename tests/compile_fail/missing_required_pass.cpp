@@ -16,7 +16,7 @@ struct DeadCodeElimination : Step<"DeadCodeElimination"> {};
 #ifdef PASSLINE_COMPILE_FAIL
 using Pipeline = passline::Sequential<DeadCodeElimination, FoldConstant>;
 #else
-using Pipeline = passline::Sequential<InferType, DeadCodeElimination, FoldConstant>;
+using Pipeline = passline::Sequential<DeadCodeElimination, InferType, FoldConstant>;
 #endif
 
 Trace run(passline::PassContext& ctx) { return Pipeline{}(Trace{}, ctx); }

@@ -17,7 +17,7 @@ struct Inline : Step<"Inline"> {};
 #ifdef PASSLINE_COMPILE_FAIL
 using Pipeline = passline::Sequential<passline::Sequential<Inline, FoldConstant>, InferType>;
 #else
-using Pipeline = passline::Sequential<InferType, passline::Sequential<Inline, FoldConstant>>;
+using Pipeline = passline::Sequential<passline::Sequential<Inline, InferType>, FoldConstant>;
 #endif
 
 Trace run(passline::PassContext& ctx) { return Pipeline{}(Trace{}, ctx); }

@@ -240,4 +240,31 @@ TEST(Property, EveryPassesOutputPrintsTextThatReadsBackToIt) {
   }
 }
 
+// A pass that declares it preserves InferType leaves every node typed, with
+// the types InferType gives: its output, printed, read back and typed again,
+// is the same module, types included.
+TEST(Property, APassThatPreservesInferTypeLeavesTheTypesInferTypeWouldWrite) {
+  const std::uint64_t seed = from_env("PASSLINE_PROPERTY_SEED", std::random_device{}());
+  const std::uint64_t count = from_env("PASSLINE_PROPERTY_COUNT", 1000) / 4;
+  const auto& registry = passline::pipelines::registry();
+  std::size_t checked = 0;
+  for (const passline::PassListing& listing : registry.list()) {
+    const passline::Pass<ir::Module> pass = registry.create(listing.name);
+    if (listing.pipeline || !pass.info().keeps("InferType")) continue;
+    ++checked;
+    for (std::uint64_t i = 0; i < count; ++i) {
+      const ir::Module in = typed(ir::parse(passline::testing::random_program(seed + i), "random.ir"));
+      passline::PassContext ctx;
+      ctx.opt_level = 3;
+      const ir::Module out = pass(in, ctx);
+      const ir::Module again = typed(ir::parse(ir::print(out), "printed.ir"));
+      ASSERT_EQ(ir::fingerprint(out), ir::fingerprint(again))
+          << listing.name << " declares that it preserves InferType, but on seed " << seed + i
+          << " (PASSLINE_PROPERTY_SEED=" << seed + i << " PASSLINE_PROPERTY_COUNT=4) its output is typed otherwise:\n"
+          << ir::print(out);
+    }
+  }
+  EXPECT_GT(checked, 0u);
+}
+
 }  // namespace

@@ -24,6 +24,17 @@ struct Trace {
   friend bool operator==(const Trace&, const Trace&) = default;
 };
 
+/// Pass `P` declared to preserve `Kept...` (passes or analyses) when it
+/// changes the IR; `Preserving<P, "*">` for one that never changes it.
+template <class P, fixed_string... Kept>
+struct Preserving : P {
+  static constexpr PassInfo info = [] {
+    PassInfo declared = P::info;
+    declared.preserves = names<Kept...>;
+    return declared;
+  }();
+};
+
 /// A module pass named `Name` that appends its name to the trace.
 template <fixed_string Name, int OptLevel = 0, fixed_string... Required>
 struct Step {

@@ -117,6 +117,7 @@ struct DeadCodeElimination {
       .name = "DeadCodeElimination",
       .opt_level = 1,
       .summary = "drops unused pure lets, branches never taken and unreachable globals",
+      .preserves = names<"InferType">,
   };
 
   Module operator()(Module module, PassContext& ctx) const {

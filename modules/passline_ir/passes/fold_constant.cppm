@@ -146,6 +146,7 @@ struct FoldConstant {
       .opt_level = 2,
       .required = needs<"InferType">,
       .summary = "evaluates operators on constants, through lets and ifs on constants",
+      .preserves = names<"InferType">,
   };
 
   Function operator()(Function fn, const Module& module, PassContext& ctx) const {

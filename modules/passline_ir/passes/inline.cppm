@@ -88,6 +88,7 @@ struct Inline {
       .name = "Inline",
       .opt_level = 3,
       .summary = "replaces calls of small non-recursive functions by their bodies",
+      .preserves = names<"InferType">,
   };
   std::int64_t max_size = 32;
   std::int64_t max_growth = 2;

@@ -110,6 +110,7 @@ struct LambdaLift {
       .opt_level = 0,
       .required = needs<"InferType">,
       .summary = "lifts closures to global functions that take their free variables",
+      .preserves = names<"InferType">,
   };
 
   Module operator()(Module module, PassContext&) const {

@@ -309,6 +309,7 @@ struct SimplifyExpr {
       .opt_level = 1,
       .required = needs<"InferType">,
       .summary = "algebraic identities exact for the type (x+0, x*1, x-x, not(not(b)), ...)",
+      .preserves = names<"InferType">,
   };
 
   Function operator()(Function fn, const Module&, PassContext&) const {

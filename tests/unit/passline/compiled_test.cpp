@@ -20,7 +20,7 @@ using Names = std::vector<std::string>;
 struct InferType : Step<"InferType", 3> {};
 struct FoldConstant : Step<"FoldConstant", 2, "InferType"> {};
 struct Inline : Step<"Inline", 2> {};
-struct Simplify : Step<"Simplify", 1> {};
+struct Simplify : passline::testing::Preserving<Step<"Simplify", 1>, "InferType"> {};
 struct Verify : Step<"Verify", 0> {};
 
 using Pipeline = Sequential<Verify, InferType, Simplify, FoldConstant, Inline>;
@@ -37,6 +37,16 @@ static_assert(std::is_same_v<Compiled<3, Pipeline, "Inline", "Verify">,
 // Nested pipelines are flattened.
 static_assert(std::is_same_v<Compiled<1, Sequential<Verify, Sequential<Simplify, Inline>>>,
                              CompiledSequential<Verify, Simplify>>);
+
+// A required pass that runs again (Inline does not preserve InferType) is kept
+// where a kept pass needs it, and only there.
+struct Cse : Step<"Cse", 2, "InferType"> {};
+using WithRerun = passline::ResolvedSequential<passline::Catalog<InferType>, FoldConstant, Inline, Cse>;
+static_assert(std::is_same_v<WithRerun, Sequential<InferType, FoldConstant, Inline, InferType, Cse>>);
+static_assert(std::is_same_v<Compiled<2, WithRerun>, CompiledSequential<InferType, FoldConstant, Inline, InferType, Cse>>);
+static_assert(std::is_same_v<Compiled<2, WithRerun, "Cse">, CompiledSequential<InferType, FoldConstant, Inline>>);
+static_assert(std::is_same_v<Compiled<2, WithRerun, "FoldConstant">, CompiledSequential<Inline, InferType, Cse>>);
+static_assert(std::is_same_v<Compiled<1, WithRerun>, CompiledSequential<>>);
 
 TEST(Compiled, RunsItsPassesWithoutConsultingTheContext) {
   // A context that would disable everything: the compiled form does not ask it.

@@ -12,6 +12,7 @@ using passline::Catalog;
 using passline::PassContext;
 using passline::ResolvedSequential;
 using passline::Sequential;
+using passline::testing::Preserving;
 using passline::testing::Step;
 using passline::testing::Trace;
 
@@ -30,9 +31,15 @@ static_assert(std::is_same_v<ResolvedSequential<Catalog<InferType>, FoldConstant
 static_assert(std::is_same_v<ResolvedSequential<Catalog<InferType>, Inline, FoldConstant, Simplify>,
                              Sequential<Inline, InferType, FoldConstant, Simplify>>);
 
-// A requirement that an earlier pass of the pipeline meets is left alone.
+// A requirement that an earlier pass of the pipeline meets, and that every pass
+// since preserves, is left alone.
+struct KeepsTypes : Preserving<Step<"KeepsTypes", 2>, "InferType"> {};
+static_assert(std::is_same_v<ResolvedSequential<Catalog<InferType>, InferType, KeepsTypes, FoldConstant>,
+                             Sequential<InferType, KeepsTypes, FoldConstant>>);
+
+// A pass in between that does not preserve it: the required pass runs again.
 static_assert(std::is_same_v<ResolvedSequential<Catalog<InferType>, InferType, Inline, FoldConstant>,
-                             Sequential<InferType, Inline, FoldConstant>>);
+                             Sequential<InferType, Inline, InferType, FoldConstant>>);
 
 // Transitive: C requires B, B requires A.
 struct A : Step<"A"> {};
@@ -40,15 +47,29 @@ struct B : Step<"B", 0, "A"> {};
 struct C : Step<"C", 0, "B"> {};
 static_assert(std::is_same_v<ResolvedSequential<Catalog<C, B, A>, C>, Sequential<A, B, C>>);
 
-// Diamond: D requires B and E, both of which require A; A comes once, first.
-struct E : Step<"E", 0, "A"> {};
-struct D : Step<"D", 0, "B", "E"> {};
-static_assert(std::is_same_v<ResolvedSequential<Catalog<A, B, E>, D>, Sequential<A, B, E, D>>);
+// Diamond: D requires B and E, both of which require A; A comes once, first,
+// when B and E change nothing (analyses, verifiers: they preserve all).
+struct Bv : Preserving<Step<"Bv", 0, "A">, "*"> {};
+struct Ev : Preserving<Step<"Ev", 0, "A">, "*"> {};
+struct D : Step<"D", 0, "Bv", "Ev"> {};
+static_assert(std::is_same_v<ResolvedSequential<Catalog<A, Bv, Ev>, D>, Sequential<A, Bv, Ev, D>>);
 
-// Two users of one requirement: it is inserted once, before the first user.
+// Two requirements of one user, where the second keeps the first's work: in
+// the order listed. Listed the other way round, the second breaks the first,
+// so a second round runs the first again.
+struct E : Step<"E", 0, "A"> {};
+struct Bk : Preserving<Step<"Bk">, "E"> {};
+struct Dk : Step<"Dk", 0, "E", "Bk"> {};
+static_assert(std::is_same_v<ResolvedSequential<Catalog<A, Bk, E>, Dk>, Sequential<A, E, Bk, Dk>>);
+struct Dr : Step<"Dr", 0, "Bk", "E"> {};
+static_assert(std::is_same_v<ResolvedSequential<Catalog<A, Bk, E>, Dr>, Sequential<Bk, A, E, Bk, Dr>>);
+
+// Two users of one requirement: inserted before the first user, and again
+// before the second when a pass in between does not preserve it.
 struct F : Step<"F", 0, "A"> {};
-static_assert(std::is_same_v<ResolvedSequential<Catalog<A>, E, Inline, F>,
-                             Sequential<A, E, Inline, F>>);
+static_assert(std::is_same_v<ResolvedSequential<Catalog<A>, Ev, Inline, F>, Sequential<A, Ev, Inline, A, F>>);
+struct KeepsA : Preserving<Step<"KeepsA">, "A"> {};
+static_assert(std::is_same_v<ResolvedSequential<Catalog<A>, Ev, KeepsA, F>, Sequential<A, Ev, KeepsA, F>>);
 
 // A requirement met by a pass listed later in the pipeline itself is inserted
 // before its user too (the user's own pass stays where it is).
@@ -61,8 +82,8 @@ static_assert(std::is_same_v<ResolvedSequential<Catalog<Sequential<A, InferType>
 
 TEST(ResolvedSequential, RunsInsertedPassesInDependencyOrder) {
   PassContext ctx;
-  using Pipeline = ResolvedSequential<Catalog<A, B, E, InferType>, D, FoldConstant>;
-  EXPECT_EQ(Pipeline{}(Trace{}, ctx).ran, (Names{"A", "B", "E", "D", "InferType", "FoldConstant"}));
+  using Pipeline = ResolvedSequential<Catalog<A, Bv, Ev, InferType>, D, FoldConstant>;
+  EXPECT_EQ(Pipeline{}(Trace{}, ctx).ran, (Names{"A", "Bv", "Ev", "D", "InferType", "FoldConstant"}));
 }
 
 }  // namespace

@@ -54,7 +54,7 @@ namespace {
 
 struct InferType : Step<"InferType", 3> {};
 struct FoldConstant : Step<"FoldConstant", 2, "InferType"> {};
-struct Inline : Step<"Inline", 2> {};
+struct Inline : passline::testing::Preserving<Step<"Inline", 2>, "InferType"> {};
 
 TEST(Sequential, RunsARequiredPassWhateverItsOptLevel) {
   // InferType alone would not run at level 2; FoldConstant requires it, so it does.

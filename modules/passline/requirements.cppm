@@ -1,0 +1,163 @@
+// Internal: the one rule for required passes. Not part of the API.
+//
+// A requirement holds from the time the required pass ran until a pass that
+// does not preserve it (PassInfo::preserves) changes the IR. This partition
+// states the rule once, as constexpr code over a table of PassInfo, so that
+// static pipelines decide it at compile time (`:analysis`: the check of a
+// plain Sequential, the insertions of ResolvedSequential) and runtime
+// pipelines decide it at plan time (`:plan`), from the same declarations.
+//
+// A table names passes by a dense id: the position of the first pass of each
+// name. It answers `info(id)` and `find(name)` (an id, or `npos`); at run
+// time it may grow as required passes are found in a registry.
+module;
+#include <cstddef>
+#include <string_view>
+#include <vector>
+export module passline:requirements;
+import :pass_info;
+
+namespace passline::detail {
+
+inline constexpr std::size_t npos = static_cast<std::size_t>(-1);
+
+/// What a walk over a pipeline found wrong.
+enum class Problem {
+  none,
+  duplicate_name,     // pass, other: two types, one name
+  missing,            // pass, requirement: no pass provides it
+  after_user,         // pass, other, requirement: provided only later
+  self_requirement,   // pass requires its own name
+  unknown,            // pass, requirement: neither pipeline nor catalog
+  cycle,              // the cycle is reported apart
+  disabled_required,  // pass requires other, which is disabled
+  broken,             // pass requires other, which ran, but breaker did not preserve it since
+  conflict,           // pass requires other and breaker, and breaker does not preserve other
+};
+
+struct Finding {
+  Problem problem = Problem::none;
+  std::size_t pass = 0;
+  std::size_t other = 0;
+  std::size_t requirement = 0;
+  std::size_t breaker = 0;
+};
+
+/// Why a pass runs where it does.
+enum class Reason : unsigned char {
+  listed,    // the pipeline lists it
+  required,  // a later pass requires it, and it had not run
+  rerun,     // a later pass requires it, and a pass since did not preserve it
+};
+
+/// Which requirements hold at a point of a pipeline: the names whose pass ran
+/// and that every pass since preserved. For a name that stopped holding, the
+/// position of the pass that broke it.
+class Validity {
+ public:
+  constexpr Validity() = default;
+  constexpr explicit Validity(std::size_t ids) { reserve(ids); }
+
+  constexpr void reserve(std::size_t ids) {
+    if (holds_.size() < ids) {
+      holds_.resize(ids, 0);
+      broken_by_.resize(ids, npos);
+    }
+  }
+
+  constexpr bool holds(std::size_t id) const { return id < holds_.size() && holds_[id]; }
+  /// The position of the pass that last broke `id`, or `npos` if it never ran.
+  constexpr std::size_t broken_by(std::size_t id) const { return id < broken_by_.size() ? broken_by_[id] : npos; }
+
+  /// The pass `info`, whose name has id `self`, ran at position `at`: what it
+  /// does not preserve stops holding, and its own name holds. `name_of` gives
+  /// the name of an id.
+  template <class NameOf>
+  constexpr void ran(const PassInfo& info, std::size_t self, std::size_t at, NameOf name_of) {
+    reserve(self + 1);
+    if (!info.preserves_everything()) {
+      std::size_t kept = 0;
+      for (std::size_t id : live_) {
+        if (id != self && !info.keeps(name_of(id))) {
+          holds_[id] = 0;
+          broken_by_[id] = at;
+        } else {
+          live_[kept++] = id;
+        }
+      }
+      live_.resize(kept);
+    }
+    if (!holds_[self]) {
+      holds_[self] = 1;
+      live_.push_back(self);
+    }
+  }
+
+ private:
+  std::vector<unsigned char> holds_;  // not vector<bool>, which is not constexpr in every library
+  std::vector<std::size_t> broken_by_;
+  std::vector<std::size_t> live_;  // the ids that hold
+};
+
+/// Makes the requirements of the pass with id `user` hold: each required pass
+/// that does not hold runs first, after its own requirements, transitively.
+/// `emit(id, reason, required_by)` is called for each pass to insert, in
+/// order, and must tell `validity` that it ran. A requirement that another
+/// requirement of the same user breaks is a conflict; a chain that comes back
+/// to a pass is a cycle, left in `cycle`; a name the table does not know is
+/// unknown. Iterative, so deep chains cost no stack.
+template <class Table, class Emit>
+constexpr Finding satisfy(Table& table, std::size_t user, Validity& validity, Emit emit,
+                          std::vector<std::size_t>* cycle = nullptr) {
+  struct Frame {
+    std::size_t id;
+    std::size_t next = 0;
+    bool second_round = false;
+  };
+  std::vector<Frame> stack{Frame{user}};
+  std::vector<std::size_t> on_stack{user};
+  while (!stack.empty()) {
+    Frame& top = stack.back();
+    const PassInfo info = table.info(top.id);
+    if (top.next < info.required.size()) {
+      const std::size_t r = top.next++;
+      const std::size_t provider = table.find(info.required[r]);
+      if (provider == npos) return {.problem = Problem::unknown, .pass = top.id, .requirement = r};
+      validity.reserve(provider + 1);
+      if (validity.holds(provider)) continue;
+      for (std::size_t k = 0; k < on_stack.size(); ++k) {
+        if (on_stack[k] != provider) continue;
+        if (cycle) cycle->assign(on_stack.begin() + static_cast<std::ptrdiff_t>(k), on_stack.end());
+        return {.problem = Problem::cycle, .pass = top.id};
+      }
+      stack.push_back(Frame{provider});
+      on_stack.push_back(provider);
+      continue;
+    }
+    // Every requirement ran; one may have broken another: a second round
+    // re-runs what no longer holds, and after it all must hold.
+    std::size_t broken = npos;
+    for (std::size_t r = 0; r < info.required.size() && broken == npos; ++r) {
+      if (!validity.holds(table.find(info.required[r]))) broken = r;
+    }
+    if (broken != npos) {
+      const std::size_t provider = table.find(info.required[broken]);
+      if (top.second_round) {
+        return {.problem = Problem::conflict, .pass = top.id, .other = provider, .requirement = broken,
+                .breaker = validity.broken_by(provider)};
+      }
+      top.second_round = true;
+      top.next = 0;
+      continue;
+    }
+    const Frame done = stack.back();
+    stack.pop_back();
+    on_stack.pop_back();
+    if (stack.empty()) break;  // the user itself is the caller's to run
+    const std::size_t required_by = stack.back().id;
+    emit(done.id, validity.broken_by(done.id) == npos ? Reason::required : Reason::rerun, required_by);
+  }
+  return {};
+}
+
+}  // namespace passline::detail
