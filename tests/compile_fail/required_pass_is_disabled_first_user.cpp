@@ -1,0 +1,25 @@
+// The compiled form disables InferType, which both FoldConstant and
+// EliminateCommonSubexpr require: the diagnostic names the first of them.
+// expect-error: requirement 'compile_error<passline::required_pass_is_disabled<FoldConstant, InferType>>'
+// expect-error: disable its user too
+// max-lines: 40
+// max-errors: 1
+import passline;
+import passline.testing;
+
+using passline::testing::Preserving;
+using passline::testing::Step;
+using passline::testing::Trace;
+
+struct InferType : Step<"InferType"> {};
+struct FoldConstant : Preserving<Step<"FoldConstant", 2, "InferType">, "InferType"> {};
+struct EliminateCommonSubexpr : Step<"EliminateCommonSubexpr", 2, "InferType"> {};
+
+using Pipeline = passline::Sequential<InferType, FoldConstant, EliminateCommonSubexpr>;
+#ifdef PASSLINE_COMPILE_FAIL
+using Fast = passline::Compiled<2, Pipeline, "InferType">;
+#else
+using Fast = passline::Compiled<2, Pipeline, "InferType", "FoldConstant", "EliminateCommonSubexpr">;
+#endif
+
+Trace run(passline::PassContext& ctx) { return Fast{}(Trace{}, ctx); }
