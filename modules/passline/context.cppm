@@ -127,7 +127,10 @@ class PassContext {
     PassContext* previous_;
   };
 
-  [[nodiscard]] Scope enter() { return Scope(*this); }
+  [[nodiscard]] Scope enter() & { return Scope(*this); }
+  /// A temporary context would be gone while it is current: name the context
+  /// first (`PassContext ctx{...}; auto scope = ctx.enter();`).
+  Scope enter() && = delete;
 
   /// The innermost entered context on this thread, or the default context.
   static PassContext& current() {

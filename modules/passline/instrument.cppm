@@ -54,10 +54,10 @@ class Instrument {
   /// Instead of `after_pass` when the pass threw. The IR is the pass's input
   /// when some instrument of the run `wants_failed_input()`, else empty.
   virtual void after_failed_pass(const PassInfo&, IRView, const PassPlace&, std::exception_ptr) {}
-  /// Whether `after_failed_pass` needs the failed pass's input. A run keeps a
-  /// copy of every pass's input for it, and so a pass can no longer
-  /// transform an IR it alone holds in place: say no when you can.
-  virtual bool wants_failed_input() const { return true; }
+  /// Whether `after_failed_pass` needs the failed pass's input. Off by
+  /// default: saying yes makes a run keep a copy of every pass's input, and
+  /// so a pass can no longer transform an IR it alone holds in place.
+  virtual bool wants_failed_input() const { return false; }
   /// Whether the instrument hears of each function that a function pass runs
   /// on: `before_function` and `after_function` (after also when it threw),
   /// called on the thread that runs the function, so from several threads at

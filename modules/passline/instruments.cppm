@@ -89,7 +89,6 @@ inline bool names(const std::vector<std::string>& list, std::string_view name) {
 /// `--print-after-all`. A pipeline prints only when named.
 class PrintIR final : public Instrument {
  public:
-  bool wants_failed_input() const override { return false; }
   struct Options {
     std::vector<std::string> before = {};
     std::vector<std::string> after = {};
@@ -145,7 +144,6 @@ struct PrintIRPass {
 /// unified diff from the IR as last printed instead of the whole IR.
 class PrintChanged final : public Instrument {
  public:
-  bool wants_failed_input() const override { return false; }
   enum class Mode { full, quiet, diff };
   explicit PrintChanged(Mode mode = Mode::full, Output out = to_stderr()) : mode_(mode), out_(std::move(out)) {}
 
@@ -277,7 +275,6 @@ class PassTimings {
 /// `--time-passes`: times every pass and pipeline into a PassTimings.
 class TimePasses final : public Instrument {
  public:
-  bool wants_failed_input() const override { return false; }
   using Clock = std::chrono::steady_clock;
   explicit TimePasses(std::shared_ptr<PassTimings> timings = std::make_shared<PassTimings>())
       : timings_(std::move(timings)) {}
@@ -315,7 +312,6 @@ class TimePasses final : public Instrument {
 /// per pass, numbered in the order the passes ran.
 class DumpDir final : public Instrument {
  public:
-  bool wants_failed_input() const override { return false; }
   explicit DumpDir(std::filesystem::path dir, std::string extension = ".ir")
       : dir_(std::move(dir)), extension_(std::move(extension)) {}
 
@@ -375,7 +371,6 @@ class Trace final : public Instrument {
   /// is reported by the context's exit (PassContext::Scope).
   explicit Trace(std::filesystem::path file) : file_(std::move(file)) {}
 
-  bool wants_failed_input() const override { return false; }
   bool wants_functions() const override { return true; }
   void enter_context() override;
   void exit_context() override;
@@ -428,7 +423,6 @@ class VerificationError : public PipelineError {
 /// pipeline stops with a VerificationError naming the pass.
 class VerifyEach final : public Instrument {
  public:
-  bool wants_failed_input() const override { return false; }
   explicit VerifyEach(std::function<void(IRView)> verify) : verify_(std::move(verify)) {}
   void after_pass(const PassInfo& info, IRView ir, const PassPlace& place) override {
     if (place.pipeline) return;
@@ -449,7 +443,6 @@ class VerifyEach final : public Instrument {
 /// not asked about them). A negative limit runs every pass, still counting.
 class OptBisect final : public Instrument {
  public:
-  bool wants_failed_input() const override { return false; }
   explicit OptBisect(std::int64_t limit, Output out = to_stderr()) : limit_(limit), out_(std::move(out)) {}
 
   void enter_context() override { count_ = 0; }
@@ -480,6 +473,8 @@ export namespace passline {
 /// after the marker can be pasted into a shell as they are.
 class Reproducer final : public Instrument {
  public:
+  /// It writes the failed pass's input: the run keeps a copy of each input for it.
+  bool wants_failed_input() const override { return true; }
   static constexpr std::string_view marker = "passline-opt reproducer:";
 
   Reproducer(std::filesystem::path file, std::string settings, std::string comment = "//")
@@ -534,7 +529,6 @@ export namespace passline {
 /// pass that required it; `dot()` writes that as Graphviz DOT.
 class PassGraph final : public Instrument {
  public:
-  bool wants_failed_input() const override { return false; }
   void enter_context() override {
     steps_.clear();
     open_.clear();

@@ -391,6 +391,7 @@ TEST(Instruments, PassesCountWhatTheyDid) {
 
 /// An instrument that looks at the input of a pass that failed.
 struct FailureWatcher final : passline::Instrument {
+  bool wants_failed_input() const override { return true; }
   void after_failed_pass(const passline::PassInfo&, passline::IRView ir, const passline::PassPlace&,
                          std::exception_ptr) override {
     seen = ir.print();
@@ -412,7 +413,10 @@ TEST(Instruments, OnlyAnInstrumentThatWantsAFailedPassesInputKeepsACopy) {
   EXPECT_TRUE(storage_kept(std::make_shared<passline::TimePasses>()));
   EXPECT_TRUE(storage_kept(std::make_shared<passline::PrintChanged>(passline::PrintChanged::Mode::quiet,
                                                                     [](std::string_view) {})));
-  // One that does gets the input of a failed pass, so every pass works on a copy.
+  // Neither does a user's instrument with the default settings.
+  struct Quiet final : passline::Instrument {};
+  EXPECT_TRUE(storage_kept(std::make_shared<Quiet>()));
+  // One that asks gets the input of a failed pass, so every pass works on a copy.
   EXPECT_FALSE(storage_kept(std::make_shared<FailureWatcher>()));
 
   auto watcher = std::make_shared<FailureWatcher>();
