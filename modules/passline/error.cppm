@@ -31,6 +31,14 @@ class RegistryError : public PipelineError {
   using PipelineError::PipelineError;
 };
 
+/// A pipeline that cannot run as asked: a required pass that is not
+/// registered, that the context disables, or that requires its user in turn.
+/// Raised before the pass that needs it runs; it names the passes.
+class RequirementError : public PipelineError {
+ public:
+  using PipelineError::PipelineError;
+};
+
 /// Malformed pipeline text. `what()` is `<pipeline>:1:COL: error: ...`; `caret()`
 /// is the text with a caret line under the offending part.
 class PipelineSyntaxError : public PipelineError {

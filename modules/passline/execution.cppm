@@ -300,16 +300,55 @@ class Execution {
 
   inline bool ask_instruments(const PassInfo& info, const IR& ir, const PassPlace& place) {
     bool admitted = true;
-    for (Instrument* instrument : watchers_) admitted = instrument->should_run(info, IRView(ir), place) && admitted;
+    try {
+      for (Instrument* instrument : watchers_) admitted = instrument->should_run(info, IRView(ir), place) && admitted;
+    } catch (...) {
+      hook_failed();
+    }
     return admitted;
   }
 
+  /// Before hooks, in order. If one throws, the instruments whose before hook
+  /// ran hear `after_failed_pass`, so that what they pair (a timer, a trace
+  /// span) is closed, and the exception goes on as itself.
   inline void notify_before(const PassInfo& info, const IR& ir, const PassPlace& place) {
-    for (Instrument* instrument : watchers_) instrument->before_pass(info, IRView(ir), place);
+    std::size_t told = 0;
+    try {
+      for (; told < watchers_.size(); ++told) watchers_[told]->before_pass(info, IRView(ir), place);
+    } catch (...) {
+      close_quietly(0, told, info, place);
+      hook_failed();
+    }
   }
 
+  /// After hooks, in order. If one throws, the instruments after it, which
+  /// had their before hook, hear `after_failed_pass` instead.
   inline void notify_after(const PassInfo& info, const IR& ir, const PassPlace& place) {
-    for (Instrument* instrument : watchers_) instrument->after_pass(info, IRView(ir), place);
+    std::size_t told = 0;
+    try {
+      for (; told < watchers_.size(); ++told) watchers_[told]->after_pass(info, IRView(ir), place);
+    } catch (...) {
+      close_quietly(told + 1, watchers_.size(), info, place);
+      hook_failed();
+    }
+  }
+
+  /// `after_failed_pass` for instruments [from, to) while a hook's exception
+  /// is in flight; what they throw in turn is dropped for the first one.
+  [[gnu::noinline]] void close_quietly(std::size_t from, std::size_t to, const PassInfo& info, const PassPlace& place) {
+    for (std::size_t k = from; k < to; ++k) {
+      try {
+        watchers_[k]->after_failed_pass(info, IRView(), place, std::current_exception());
+      } catch (...) {  // NOLINT(bugprone-empty-catch): the first exception is the one reported
+      }
+    }
+  }
+
+  /// An instrument's exception is the instrument's, not a failure of the
+  /// pipeline around it (TVM's rule): noted, so that `guarded` lets it pass.
+  [[noreturn]] [[gnu::noinline]] void hook_failed() {
+    passing_ = std::current_exception();
+    throw;
   }
 
   /// Runs `body` between the before and after hooks, notes the result for
@@ -357,12 +396,28 @@ class Execution {
     }
   }
 
+  /// Runs a pass (or a pipeline's passes), turning what it throws into a
+  /// PassError that names it and its path, with the cause nested. Passed on
+  /// as they are: a PassError from further in (it names its pass already),
+  /// an instrument's exception, and a RequirementError (a pipeline that
+  /// cannot run: a requirement missing, disabled or in a cycle).
   template <class Body>
   inline IR guarded(const PassInfo& info, Body&& body) {
     try {
       return body();
-    } catch (const PipelineError&) {
-      throw;  // already names the passes: a failure further in, or a pipeline that cannot run
+    } catch (const PassError&) {
+      throw;
+    } catch (const RequirementError&) {
+      throw;
+    } catch (...) {
+      if (passing_ && std::current_exception() == passing_) throw;
+      wrap_failure(info);
+    }
+  }
+
+  [[noreturn]] [[gnu::noinline]] void wrap_failure(const PassInfo& info) {
+    try {
+      throw;
     } catch (const std::exception& error) {
       std::throw_with_nested(failure(info, error.what()));
     } catch (...) {
@@ -408,19 +463,19 @@ class Execution {
   IR satisfy(std::string_view user, std::string_view name, IR ir) {
     if (satisfied(name)) return ir;
     if (ctx_.is_disabled(name)) {
-      throw PipelineError(fmt::format(fmt::runtime("pass '{}' requires '{}', which the pass context disables"), user, name));
+      throw RequirementError(fmt::format(fmt::runtime("pass '{}' requires '{}', which the pass context disables"), user, name));
     }
     if (auto first = ranges::find(resolving_, name); first != resolving_.end()) {
       std::vector<std::string_view> cycle(first, resolving_.end());
       cycle.push_back(name);
-      throw PipelineError(fmt::format(fmt::runtime("required passes form a cycle: {}"), join_names(cycle, " -> ")));
+      throw RequirementError(fmt::format(fmt::runtime("required passes form a cycle: {}"), join_names(cycle, " -> ")));
     }
     const PassSource<IR>* source = source_ ? source_ : global_source<IR>();
     std::shared_ptr<const PassNode<IR>> node = source ? source->find_node(name) : nullptr;
     if (!node) {
       std::vector<std::string_view> chain = resolving_;
       chain.push_back(name);
-      throw PipelineError(fmt::format(fmt::runtime("pass '{}' requires '{}', which is not registered{} (chain: {})"), user, name,
+      throw RequirementError(fmt::format(fmt::runtime("pass '{}' requires '{}', which is not registered{} (chain: {})"), user, name,
                                       source ? did_you_mean(name, source->node_names()) : std::string(),
                                       join_names(chain, " -> ")));
     }
@@ -445,6 +500,7 @@ class Execution {
   std::size_t generation_ = 0;
   std::vector<std::pair<std::string, std::size_t>> ran_;
   std::vector<std::shared_ptr<const PassNode<IR>>> pulled_;
+  std::exception_ptr passing_;  // the instrument's or run's exception in flight, passed on as it is
 };
 
 template <class IR, class Node>

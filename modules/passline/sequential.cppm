@@ -63,7 +63,7 @@ std::array<bool, N> requirement_mask(const std::array<PassInfo, N>& infos,
       infos, table, [&](const PassInfo& info) { return ctx.pass_enabled(info); },
       [&](std::string_view name) { return ctx.is_disabled(name); });
   if (plan.finding.problem != Problem::none) {
-    throw PipelineError(fmt::format(fmt::runtime("pass '{}' requires '{}', which the pass context disables"),
+    throw RequirementError(fmt::format(fmt::runtime("pass '{}' requires '{}', which the pass context disables"),
                                     infos[plan.finding.pass].name, infos[plan.finding.other].name));
   }
   return plan.runs;

@@ -54,6 +54,23 @@ TEST(Errors, ErrorNamesThePassAndItsPipelinePath) {
   }
 }
 
+// A pass that throws one of the library's own errors (here a config key it
+// reads with the wrong type) is still named: only a PassError from further in,
+// a RequirementError and an instrument's exception pass on as they are.
+TEST(Errors, APassThatThrowsALibraryErrorIsNamed) {
+  const Pass<Trace> reads_config = passline::module_pass<Trace>(
+      PassInfo{.name = "ReadsConfig"}, [](Trace, PassContext&) -> Trace { throw passline::ConfigError("no such key"); });
+  const Pass<Trace> pipeline = passline::sequential<Trace>({Step<"A">{}, reads_config}, {.name = "Seq"});
+  PassContext ctx;
+  try {
+    (void)pipeline(Trace{}, ctx);
+    FAIL();
+  } catch (const PassError& error) {
+    EXPECT_STREQ(error.what(), "pass 'ReadsConfig' failed (in Seq/ReadsConfig): no such key");
+    EXPECT_THROW(std::rethrow_if_nested(error), passline::ConfigError);
+  }
+}
+
 struct Boom {
   static constexpr PassInfo info{.name = "Boom"};
   Trace operator()(Trace, PassContext&) const { throw std::logic_error("broken invariant"); }

@@ -68,7 +68,9 @@ TEST(Mixing, EmptySlotIsAnError) {
     (void)Lowering{}(Trace{}, ctx);
     FAIL();
   } catch (const passline::PipelineError& error) {
-    EXPECT_STREQ(error.what(), "slot 'Target' of a static pipeline was never filled");
+    // The slot is a pass that fails: named with its path, as any pass is.
+    EXPECT_STREQ(error.what(),
+                 "pass 'Target' failed (in Sequential/Target): slot 'Target' of a static pipeline was never filled");
   }
 }
 
