@@ -500,7 +500,7 @@ class Execution {
   std::size_t generation_ = 0;
   std::vector<std::pair<std::string, std::size_t>> ran_;
   std::vector<std::shared_ptr<const PassNode<IR>>> pulled_;
-  std::exception_ptr passing_;  // the instrument's or run's exception in flight, passed on as it is
+  std::exception_ptr passing_;  // an instrument hook's exception in flight: passed on as it is
 };
 
 template <class IR, class Node>
