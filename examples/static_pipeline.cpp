@@ -114,9 +114,11 @@ int main() {
 
   // [resolution]
   // FoldConstant needs InferType: resolution inserts it from the catalog.
+  // It is marked Inserted: it runs when (and only when) FoldConstant runs.
   using Resolved = passline::ResolvedSequential<passline::Catalog<InferType>,
                                                 FoldConstant, DeadCodeElimination>;
-  static_assert(std::is_same_v<Resolved, Pipeline>);
+  static_assert(std::is_same_v<Resolved, passline::Sequential<passline::Inserted<InferType>,
+                                                              FoldConstant, DeadCodeElimination>>);
   // [resolution]
 
   // [compiled]

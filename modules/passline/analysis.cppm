@@ -95,13 +95,23 @@ constexpr std::array<PassInfo, sizeof...(Ts)> infos_of(TypeList<Ts...>) {
   return {info_of<Ts>()...};
 }
 
-/// One address per type, so that constexpr code can tell two types apart.
+/// One address per type, so that constexpr code can tell two types apart; a
+/// pass inserted for a requirement is the pass it wraps.
 template <class T>
 inline constexpr char type_tag = 0;
 
+template <class T>
+struct pass_identity {
+  using type = T;
+};
+template <class P>
+struct pass_identity<Inserted<P>> {
+  using type = P;
+};
+
 template <class... Ts>
 constexpr std::array<const void*, sizeof...(Ts)> type_ids_of(TypeList<Ts...>) {
-  return {&type_tag<Ts>...};
+  return {&type_tag<typename pass_identity<Ts>::type>...};
 }
 
 constexpr std::uint64_t hash_name(std::string_view name) {
@@ -328,6 +338,7 @@ struct InfoTable {
 struct Resolution {
   Finding finding{};
   std::vector<std::size_t> order;
+  std::vector<unsigned char> inserted;  // per position of `order`: put there for a requirement
   std::vector<std::size_t> cycle;
 };
 
@@ -347,24 +358,26 @@ constexpr Resolution resolve_order(const std::array<PassInfo, N>& infos, const s
   InfoTable<N> table{infos, first};
   Validity validity(N);
   auto name_of = [&](std::size_t id) { return infos[id].name; };
-  auto run = [&](std::size_t pass) {
+  auto run = [&](std::size_t pass, bool inserted) {
     validity.ran(infos[pass], first.find(infos[pass].name), result.order.size(), name_of);
     result.order.push_back(pass);
+    result.inserted.push_back(inserted ? 1 : 0);
   };
   for (std::size_t user = 0; user < user_count; ++user) {
     if (infos[user].name.empty()) {  // not a pass: kept in place for the shape check
       result.order.push_back(user);
+      result.inserted.push_back(0);
       continue;
     }
     const Finding finding =
-        satisfy(table, first.find(infos[user].name), validity, [&](std::size_t id, Reason, std::size_t) { run(id); },
+        satisfy(table, first.find(infos[user].name), validity, [&](std::size_t id, Reason, std::size_t) { run(id, true); },
                 &result.cycle);
     if (finding.problem != Problem::none) {
       result.finding = finding;
       if (finding.problem == Problem::conflict) result.finding.breaker = result.order[finding.breaker];
       return result;
     }
-    run(user);
+    run(user, false);
   }
   return result;
 }
@@ -374,6 +387,7 @@ template <std::size_t Size, std::size_t CycleSize>
 struct ResolutionPlan {
   Finding finding{};
   std::array<std::size_t, Size> order{};
+  std::array<bool, Size> inserted{};
   std::array<std::size_t, CycleSize> cycle{};
   static constexpr std::size_t size = Size;
   static constexpr std::size_t cycle_size = CycleSize;
@@ -383,7 +397,10 @@ template <std::size_t Size, std::size_t CycleSize>
 constexpr ResolutionPlan<Size, CycleSize> fix_resolution(const Resolution& resolution) {
   ResolutionPlan<Size, CycleSize> plan;
   plan.finding = resolution.finding;
-  for (std::size_t k = 0; k < Size; ++k) plan.order[k] = resolution.order[k];
+  for (std::size_t k = 0; k < Size; ++k) {
+    plan.order[k] = resolution.order[k];
+    plan.inserted[k] = resolution.inserted[k] != 0;
+  }
   for (std::size_t k = 0; k < CycleSize; ++k) plan.cycle[k] = resolution.cycle[k];
   return plan;
 }

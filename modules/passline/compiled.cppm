@@ -33,6 +33,8 @@ export namespace passline {
 template <class... Passes>
 struct CompiledSequential {
   static constexpr auto passes = hana::tuple_t<Passes...>;
+  /// Which passes run was decided at compile time: a runtime plan runs them all.
+  static constexpr bool decided = true;
 
   static constexpr PassInfo info{
       .name = "CompiledSequential",
@@ -86,9 +88,11 @@ struct Compiler {
     return std::pair{positions, size};
   }();
 
+  // A pass inserted for a requirement that is kept always runs: it is the
+  // pass itself again.
   template <std::size_t... K>
   static auto select(std::index_sequence<K...>)
-      -> CompiledSequential<type_at<Leaves, kept.first[K]>...>;
+      -> CompiledSequential<typename pass_identity<type_at<Leaves, kept.first[K]>>::type...>;
 
   // One static_assert, and then an empty pipeline so that nothing else fails.
   using type = decltype(select(

@@ -30,6 +30,10 @@ struct PassPlace {
   std::size_t sequence = 0;
   /// The pass that required it, when it runs as a prerequisite; empty when listed.
   std::string_view required_by = {};
+  /// Why it runs here: listed, required by `required_by` (which it had not
+  /// run for), or re-run for it because `invalidated_by` did not preserve it.
+  RunReason reason = RunReason::listed;
+  std::string_view invalidated_by = {};
   /// Whether it is a pipeline, whose passes the instrument sees one by one too.
   bool pipeline = false;
   /// The values of its options, as pipeline text would set them; empty for

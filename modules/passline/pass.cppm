@@ -5,9 +5,10 @@
 // PassInfo (`module_pass`, `function_pass`: TVM's CreateModulePass and
 // CreateFunctionPass), and `sequential` makes a runtime pipeline of them.
 //
-// Running a Pass starts a run (or joins the one in progress): the gating rule
-// of the context, instrument hooks, and required passes pulled in from the
-// registry unless they already ran on an identical IR.
+// Running a Pass runs its plan (`:plan`): the passes the gating rule of the
+// context admits, with the required passes that do not hold inserted before
+// their users (found in the registry when the pipeline does not list them),
+// under the context's instruments.
 module;
 #include <boost/hana.hpp>
 
@@ -27,7 +28,7 @@ import :ir_traits;
 import :invoke;
 import :analysis;
 import :checks;
-import :execution;
+import :plan;
 import :options;
 import :text_format;
 import :value;
@@ -39,17 +40,18 @@ namespace passline::detail {
 template <class IR, class P>
 struct StaticNode final : PassNode<IR> {
   explicit StaticNode(P p) : PassNode<IR>(P::info), pass(std::move(p)) {
-    this->step = &threaded_step<IR, StaticNode>;
+    this->jumps = jumps_of<IR, StaticNode>;
     this->options = option_values(pass);
     if constexpr (StaticPipeline<P>) {
-      this->notes = false;
+      // A static pipeline plans as its leaves (nested static pipelines run
+      // flattened, under its name), with its slots' passes in their places.
       this->sequence = true;
-      hana::for_each(P::passes, [&](auto element) {
-        using Element = typename decltype(element)::type;
-        this->children.push_back(std::make_shared<const StaticNode<IR, Element>>(Element{}));
-      });
+      this->decided = requires { P::decided; };
+      using Leaves = decltype(flatten_passes<P>());
+      [&]<std::size_t... I>(std::index_sequence<I...>) {
+        (this->children.push_back(leaf_node<type_at<Leaves, I>, I>()), ...);
+      }(std::make_index_sequence<Leaves::size>{});
     }
-    this->tracks = !P::info.required.empty();
   }
   IR run(IR ir, PassContext& ctx) const override {
     if constexpr (StaticPipeline<P>) {
@@ -58,6 +60,18 @@ struct StaticNode final : PassNode<IR> {
       return invoke_pass(pass, std::move(ir), ctx);
     }
   }
+
+  template <class L, std::size_t I>
+  std::shared_ptr<const PassNode<IR>> leaf_node() const {
+    if constexpr (requires { typename L::slot_ir; }) {  // a Slot
+      const L slot = pass.template element<I>();
+      if (slot.pass) return slot.pass->shared_node();
+      return std::make_shared<const StaticNode<IR, L>>(slot);  // running it says it was never filled
+    } else {
+      return std::make_shared<const StaticNode<IR, L>>(L{});
+    }
+  }
+
   P pass;
 };
 
@@ -76,8 +90,7 @@ constexpr bool check_open_pipeline() {
 template <class IR, class Call>
 struct CallableNode final : PassNode<IR> {
   CallableNode(const PassInfo& info, Call fn) : PassNode<IR>(std::make_unique<OwnedInfo>(info)), call(std::move(fn)) {
-    this->tracks = !info.required.empty();
-    this->step = &threaded_step<IR, CallableNode>;
+    this->jumps = jumps_of<IR, CallableNode>;
   }
   IR run(IR ir, PassContext& ctx) const override {
     if constexpr (std::is_invocable_r_v<IR, const Call&, IR, PassContext&>) {
@@ -97,14 +110,12 @@ struct RenamedNode final : PassNode<IR> {
               std::vector<std::pair<std::string, Value>> values)
       : PassNode<IR>(std::make_unique<OwnedInfo>(info)), inner(std::move(wrapped)) {
     this->children = inner->children;
-    this->pipeline = inner->pipeline;
     this->sequence = inner->sequence;
-    this->notes = inner->notes;
-    this->tracks = inner->tracks;
+    this->decided = inner->decided;
     this->source = inner->source;
     this->registered_as = std::move(registered);
     this->options = std::move(values);
-    this->step = &threaded_step<IR, RenamedNode>;
+    this->jumps = jumps_of<IR, RenamedNode>;
   }
   IR run(IR ir, PassContext& ctx) const override { return inner->run(std::move(ir), ctx); }
   std::shared_ptr<const PassNode<IR>> inner;
@@ -164,11 +175,25 @@ class Pass {
   std::string text() const { return detail::node_text(*node_, true); }
 
   /// Runs the pass under `ctx` (the gating rule applies to the pass itself too).
-  IR operator()(IR ir, PassContext& ctx) const {
-    using Run = detail::Execution<IR>;
-    if (Run* run = Run::active(); run && &run->context() == &ctx) return run->run(*node_, std::move(ir));
-    Run run(ctx, node_->tracks);
-    return run.run(*node_, std::move(ir));
+  IR operator()(IR ir, PassContext& ctx) const { return detail::run_node(*node_, std::move(ir), ctx); }
+
+  /// The steps the pass runs under `ctx`, in order, with why each required
+  /// pass runs where it does (`plan_text` prints them). Errors are those a
+  /// run would raise before its first pass: a requirement missing, disabled,
+  /// in a cycle or in conflict.
+  std::vector<PlannedStep> plan(const PassContext& ctx) const {
+    const std::shared_ptr<const detail::Plan<IR>> plan = node_->plan_for(ctx);
+    std::vector<PlannedStep> steps;
+    for (const detail::PlanStep<IR>& step : plan->steps) {
+      if (step.kind == detail::PlanStep<IR>::Kind::close) continue;
+      steps.push_back({.pass = detail::step_text(*step.node),
+                       .depth = step.depth,
+                       .pipeline = step.kind == detail::PlanStep<IR>::Kind::open,
+                       .reason = step.reason,
+                       .required_by = std::string(step.required_by),
+                       .invalidated_by = std::string(step.invalidated_by)});
+    }
+    return steps;
   }
 
   /// Runs the pass under `PassContext::current()`.
@@ -220,14 +245,10 @@ Pass<IR> make_sequential(std::vector<Pass<IR>> passes, const SequentialInfo& inf
                          bool transparent = false) {
   auto node = std::make_shared<PassNode<IR>>(
       std::make_unique<OwnedInfo>(PassInfo{.name = info.name, .opt_level = info.opt_level, .summary = info.summary}));
-  node->pipeline = true;
   node->transparent = transparent;
   node->sequence = true;
   node->source = source;
-  for (Pass<IR>& pass : passes) {
-    node->tracks = node->tracks || pass.node().tracks;
-    node->children.push_back(pass.shared_node());
-  }
+  for (Pass<IR>& pass : passes) node->children.push_back(pass.shared_node());
   return Pass<IR>(std::shared_ptr<const PassNode<IR>>(std::move(node)));
 }
 

@@ -84,4 +84,29 @@ struct PassInfo {
   constexpr bool preserves_everything() const { return std::ranges::find(preserves, "*") != preserves.end(); }
 };
 
+/// The opt level of a pass that runs only when a later pass requires it:
+/// no context's level reaches it, and a pass runs whenever a pass that
+/// requires it does.
+inline constexpr int only_when_required = 1 << 30;
+
+/// `P` where `ResolvedSequential` inserted it for a requirement: it runs
+/// where it stands when (and only when) the pass that requires it runs,
+/// static and runtime alike.
+template <class P>
+struct Inserted : P {
+  static constexpr PassInfo info = [] {
+    PassInfo declared = P::info;
+    declared.opt_level = only_when_required;
+    return declared;
+  }();
+};
+
+/// Why a run puts a pass where it stands (`PassPlace::reason`, and
+/// `--print-pipeline=expanded`).
+enum class RunReason : unsigned char {
+  listed,    // the pipeline lists it
+  required,  // a later pass requires it, and it had not run
+  rerun,     // a later pass requires it, and a pass since did not preserve it
+};
+
 }  // namespace passline

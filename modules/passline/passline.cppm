@@ -3,7 +3,7 @@
 //   import passline;
 //
 // Partitions keep each concept in its own small file; only this umbrella is the
-// public module name. `:requirements`, `:analysis`, `:checks`, `:invoke`, `:suggest`, `:execution`
+// public module name. `:requirements`, `:analysis`, `:checks`, `:invoke`, `:suggest`, `:plan`
 // and `:text_format` are internal: they export nothing and are imported here
 // only so that every interface partition belongs to the module's interface.
 export module passline;
@@ -32,7 +32,7 @@ export import :slot;
 export import :registry;
 export import :pipeline_text;
 export import :suggest;
-export import :execution;
+export import :plan;
 export import :text_format;
 export import :requirements;
 export import :analysis;

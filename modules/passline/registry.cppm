@@ -27,7 +27,7 @@ import :pass_info;
 import :context;
 import :concepts;
 import :analysis;
-import :execution;
+import :plan;
 import :options;
 import :value;
 import :pass;

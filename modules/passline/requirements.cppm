@@ -44,11 +44,7 @@ struct Finding {
 };
 
 /// Why a pass runs where it does.
-enum class Reason : unsigned char {
-  listed,    // the pipeline lists it
-  required,  // a later pass requires it, and it had not run
-  rerun,     // a later pass requires it, and a pass since did not preserve it
-};
+using Reason = RunReason;
 
 /// Which requirements hold at a point of a pipeline: the names whose pass ran
 /// and that every pass since preserved. For a name that stopped holding, the
@@ -105,7 +101,7 @@ class Validity {
 /// order, and must tell `validity` that it ran. A requirement that another
 /// requirement of the same user breaks is a conflict; a chain that comes back
 /// to a pass is a cycle, left in `cycle`; a name the table does not know is
-/// unknown. Iterative, so deep chains cost no stack.
+/// unknown, and `cycle` holds the chain of passes that reached it. Iterative, so deep chains cost no stack.
 template <class Table, class Emit>
 constexpr Finding satisfy(Table& table, std::size_t user, Validity& validity, Emit emit,
                           std::vector<std::size_t>* cycle = nullptr) {
@@ -122,7 +118,10 @@ constexpr Finding satisfy(Table& table, std::size_t user, Validity& validity, Em
     if (top.next < info.required.size()) {
       const std::size_t r = top.next++;
       const std::size_t provider = table.find(info.required[r]);
-      if (provider == npos) return {.problem = Problem::unknown, .pass = top.id, .requirement = r};
+      if (provider == npos) {
+        if (cycle) cycle->assign(on_stack.begin(), on_stack.end());  // the chain that reached it
+        return {.problem = Problem::unknown, .pass = top.id, .requirement = r};
+      }
       validity.reserve(provider + 1);
       if (validity.holds(provider)) continue;
       for (std::size_t k = 0; k < on_stack.size(); ++k) {

@@ -61,8 +61,18 @@ struct Resolver {
 
   using Carrier = typename decltype(resolution_carrier<All, plan>())::type;
 
+  template <class T, bool Inserted>
+  struct Marked {
+    using type = T;
+  };
+  template <class T>
+  struct Marked<T, true> {
+    using type = passline::Inserted<T>;
+  };
+
   template <std::size_t... K>
-  static auto select(std::index_sequence<K...>) -> Sequential<type_at<All, plan.order[K]>...>;
+  static auto select(std::index_sequence<K...>)
+      -> Sequential<typename Marked<type_at<All, plan.order[K]>, plan.inserted[K]>::type...>;
 
   // One static_assert, and then an empty pipeline so that nothing else fails.
   using type = decltype(select(

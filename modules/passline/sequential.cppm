@@ -8,11 +8,12 @@
 // At run time the PassContext gates each pass by the rule the runtime layer
 // uses, required passes included: a pass that a running pass requires runs too,
 // whatever its opt level, and a disabled one is an error. The lowest level at
-// which each pass runs is computed at compile time, so under a context that
-// names no passes the gate is one comparison per pass. Under instruments, or
-// inside a runtime pipeline, each pass is reported to the run, so instruments
-// see it and runtime passes after it know it ran. Runtime slots (`Slot`) are
-// filled when the pipeline is constructed.
+// which each pass runs is computed at compile time, so under a context with
+// nothing to say beyond the opt level the gate is one comparison per pass and
+// each pass is called directly. Under any other context the pipeline runs the
+// plan a runtime pipeline of the same passes runs (`:plan`): one behaviour,
+// hooks and errors alike. Runtime slots (`Slot`) are filled when the pipeline
+// is constructed.
 module;
 #include <boost/hana.hpp>
 
@@ -35,7 +36,7 @@ import :analysis;
 import :checks;
 import :invoke;
 import :error;
-import :execution;
+import :plan;
 import :pass;
 import :slot;
 
@@ -51,22 +52,6 @@ IR run_where(TypeList<Ls...>, std::index_sequence<I...>, Runs runs, IR ir, Step 
   (void)std::initializer_list<int>{
       (runs(I) ? void(ir = step.template operator()<Ls, I>(std::move(ir))) : void(), 0)...};
   return ir;
-}
-
-/// Which passes run under a context that names passes: those the gating rule
-/// admits and every pass they require; a required pass that the context
-/// disables is an error naming both.
-template <std::size_t N, std::size_t R>
-std::array<bool, N> requirement_mask(const std::array<PassInfo, N>& infos,
-                                     const ProviderTable<N, R>& table, const PassContext& ctx) {
-  const RunPlan<N> plan = close_over_requirements(
-      infos, table, [&](const PassInfo& info) { return ctx.pass_enabled(info); },
-      [&](std::string_view name) { return ctx.is_disabled(name); });
-  if (plan.finding.problem != Problem::none) {
-    throw RequirementError(fmt::format(fmt::runtime("pass '{}' requires '{}', which the pass context disables"),
-                                    infos[plan.finding.pass].name, infos[plan.finding.other].name));
-  }
-  return plan.runs;
 }
 
 /// Position of each leaf among the slots (meaningful for slots only), and their number.
@@ -124,6 +109,10 @@ struct Sequential {
   using Fillers = detail::SlotFillers<typename Facts::Leaves>;
   /// The number of runtime slots, over nested pipelines too.
   static constexpr std::size_t slot_count = Fillers::count;
+  /// Whether resolution inserted passes for requirements: those run only
+  /// where their requirement does not hold, which the plan decides.
+  static constexpr bool has_inserted =
+      std::ranges::any_of(Facts::infos, [](const PassInfo& pass) { return pass.opt_level == only_when_required; });
 
   Sequential() = default;
   /// Fills the runtime slots, in the order they appear in the flattened pipeline.
@@ -152,47 +141,43 @@ struct Sequential {
     return (*this)(std::move(ir), PassContext::current());
   }
 
-  /// Runs without the compile-time checks: how an enclosing pipeline, which has
-  /// checked the whole, runs this one. Nested pipelines run flattened.
+  /// Runs without the compile-time checks. Under a context with nothing to
+  /// say beyond the opt level, each pass the level admits (or a pass that
+  /// requires it) is called directly, guarded as a runtime pipeline guards it;
+  /// under any other, or when resolution inserted passes, the pipeline runs
+  /// its plan, as a runtime pipeline of the same passes does.
   template <class IR>
   IR run(IR ir, PassContext& ctx) const {
-    using Run = detail::Execution<IR>;
-    constexpr auto positions = std::make_index_sequence<Facts::size>{};
-    Run* active = Run::active();
-    if (slot_count == 0 && !active && ctx.is_plain()) {
-      auto reaches = [&](std::size_t i) { return ctx.opt_level >= Facts::levels[i]; };
-      auto call = [&]<class L, std::size_t>(IR input) { return detail::invoke_pass(L{}, std::move(input), ctx); };
-      return detail::run_where(Facts::leaves, positions, reaches, std::move(ir), call);
-    }
-    std::array<bool, Facts::size> runs{};
-    if (ctx.names_passes()) {
-      runs = detail::requirement_mask(Facts::infos, Facts::providers, ctx);
+    if constexpr (slot_count == 0 && !has_inserted) {
+      if (ctx.is_plain()) return run_plain(std::move(ir), ctx);
+      static const detail::StaticNode<IR, Sequential> node{Sequential{}};
+      return detail::run_node(node, std::move(ir), ctx);
     } else {
-      for (std::size_t i = 0; i < Facts::size; ++i) runs[i] = ctx.opt_level >= Facts::levels[i];
+      const detail::StaticNode<IR, Sequential> node{*this};
+      return detail::run_node(node, std::move(ir), ctx);
     }
-    if (active && &active->context() == &ctx) return run_reported(*active, runs, std::move(ir), ctx);
-    // A run of its own: the pipeline is reported as a whole, as a runtime one is.
-    Run run(ctx, slot_count > 0);
-    return run.run_static(info, [&](IR input) { return run_reported(run, runs, std::move(input), ctx); }, std::move(ir),
-                          true);
+  }
+
+  /// The pass at position I of the flattened pipeline: a slot with its pass.
+  template <std::size_t I>
+  auto element() const {
+    return leaf<detail::type_at<typename Facts::Leaves, I>, I>();
   }
 
  private:
   template <class IR>
-  IR run_reported(detail::Execution<IR>& run, const std::array<bool, Facts::size>& runs, IR ir,
-                  PassContext& ctx) const {
-    typename detail::Execution<IR>::Enclosing enclosing(run, run.enclosing_name(info.name));
-    auto marked = [&](std::size_t i) { return runs[i]; };
+  IR run_plain(IR ir, PassContext& ctx) const {
+    auto reaches = [&](std::size_t i) { return ctx.opt_level >= Facts::levels[i]; };
     auto call = [&]<class L, std::size_t I>(IR input) {
-      return run.run_static(
-          Facts::infos[I], [&](IR in) { return detail::invoke_pass(leaf<L, I>(), std::move(in), ctx); },
-          std::move(input));
+      return detail::guarded(
+          Facts::infos[I].name, [] { return detail::path_text({Facts::infos[I].name, info.name}); },
+          [&] { return detail::invoke_pass(L{}, std::move(input), ctx); });
     };
-    return detail::run_where(Facts::leaves, std::make_index_sequence<Facts::size>{}, marked, std::move(ir), call);
+    return detail::run_where(Facts::leaves, std::make_index_sequence<Facts::size>{}, reaches, std::move(ir), call);
   }
 
   template <class L, std::size_t I>
-  decltype(auto) leaf() const {
+  L leaf() const {
     if constexpr (detail::RuntimeSlot<L>) {
       constexpr std::size_t position = detail::slot_positions(typename Facts::Leaves{})[I];
       const auto& filler = fillers_.passes[position];

@@ -12,7 +12,7 @@ module;
 #include <vector>
 export module passline:text_format;
 import :value;
-import :execution;
+import :plan;
 
 namespace passline::detail {
 
@@ -45,6 +45,13 @@ inline std::string with_options(std::string_view name, std::span<const std::pair
     text += options[i].first + "=" + value_text(options[i].second);
   }
   return text + "}";
+}
+
+/// One step of a plan: a pass with its options, or a pipeline's name.
+template <class IR>
+std::string step_text(const PassNode<IR>& node) {
+  if (node.sequence) return std::string(node.info.name);
+  return with_options(node.info.name, node.options);
 }
 
 /// `A,B,seq(C,D)` at the top; `seq(...)` when nested.

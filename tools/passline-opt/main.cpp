@@ -44,7 +44,7 @@ struct Options {
   std::optional<std::string> threads;
   bool list_passes = false;
   bool list_config = false;
-  bool print_pipeline = false;
+  std::string print_pipeline;  // "text" or "expanded"; empty: run the pipeline
   bool no_verify = false;
   // Instruments.
   std::vector<std::string> print_before;
@@ -249,7 +249,7 @@ int run(const Options& options) {
   const std::string pipeline_text =
       options.passes.empty() ? fmt::format("O{}", options.level_flag.value_or(2)) : options.passes;
   const passline::Pass<passline::ir::Module> pipeline = passline::parse_pipeline(pipeline_text, registry);
-  if (options.print_pipeline) return print_out(pipeline.text() + "\n"), 0;
+  if (options.print_pipeline == "text") return print_out(pipeline.text() + "\n"), 0;
 
   passline::PassContext ctx;
   // -O<N> runs at level N. Passes named in --passes run whatever their level
@@ -257,6 +257,7 @@ int run(const Options& options) {
   ctx.opt_level = options.opt_level.value_or(options.passes.empty() ? options.level_flag.value_or(2) : max_opt_level);
   ctx.disabled = options.disabled;
   ctx.required = options.required;
+  if (options.print_pipeline == "expanded") return print_out(passline::plan_text(pipeline.plan(ctx))), 0;
   if (!options.passes.empty()) say_what_is_skipped(pipeline, ctx);
   for (const std::string& setting : options.config) {
     const auto equals = setting.find('=');
@@ -368,7 +369,11 @@ int main(int argc, char** argv) {
   add_pipeline_flags(app, options);
   app.add_flag("--list-passes", options.list_passes, "list the passes and pipelines with their levels, requirements and options");
   app.add_flag("--list-config", options.list_config, "list the config keys with their types and defaults");
-  app.add_flag("--print-pipeline", options.print_pipeline, "print the pipeline as canonical text and exit");
+  app.add_flag("--print-pipeline{text}", options.print_pipeline,
+               "print the pipeline as canonical text and exit; =expanded prints the passes it would run under "
+               "the given flags, one per line, with the required passes it inserts and why, e.g. "
+               "-O2 --print-pipeline=expanded")
+      ->check(CLI::IsMember({"text", "expanded"}));
   app.add_flag("--no-verify", options.no_verify, "do not verify the IR before and after the pipeline");
   app.add_option("--print-before", options.print_before, "print the IR to stderr before these passes, e.g. --print-before=CSE,DCE")
       ->delimiter(',')->option_text("PASS,...")->group("Debugging");

@@ -42,7 +42,8 @@ static_assert(std::is_same_v<Compiled<1, Sequential<Verify, Sequential<Simplify,
 // where a kept pass needs it, and only there.
 struct Cse : Step<"Cse", 2, "InferType"> {};
 using WithRerun = passline::ResolvedSequential<passline::Catalog<InferType>, FoldConstant, Inline, Cse>;
-static_assert(std::is_same_v<WithRerun, Sequential<InferType, FoldConstant, Inline, InferType, Cse>>);
+static_assert(std::is_same_v<WithRerun, Sequential<passline::Inserted<InferType>, FoldConstant, Inline,
+                                                    passline::Inserted<InferType>, Cse>>);
 static_assert(std::is_same_v<Compiled<2, WithRerun>, CompiledSequential<InferType, FoldConstant, Inline, InferType, Cse>>);
 static_assert(std::is_same_v<Compiled<2, WithRerun, "Cse">, CompiledSequential<InferType, FoldConstant, Inline>>);
 static_assert(std::is_same_v<Compiled<2, WithRerun, "FoldConstant">, CompiledSequential<Inline, InferType, Cse>>);

@@ -1,6 +1,7 @@
 // Required passes in runtime pipelines: found in the registry, run once while
-// they stay satisfied, transitively, with errors that name the chain, the
-// cycle, or the context that disables them.
+// they hold (every pass since preserved them), run again where a pass since
+// did not, transitively, with errors that name the chain, the cycle, or the
+// context that disables them.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -26,13 +27,16 @@ using passline::testing::RunLog;
 using Names = std::vector<std::string>;
 
 /// A registry of logged passes: `ran` lists the passes in the order they ran.
+/// A pass that keeps the IR says so: it preserves everything.
 struct Passes {
   RunLog ran = std::make_shared<Names>();
   Registry<Program> registry;
 
   Pass<Program> add(std::string_view name, std::vector<std::string_view> required = {},
-                    Effect effect = Effect::keeps) {
-    Pass<Program> pass = logged(ran, PassInfo{.name = name, .required = required}, effect);
+                    Effect effect = Effect::keeps, std::vector<std::string_view> preserves = {}) {
+    PassInfo info{.name = name, .required = required, .preserves = preserves};
+    if (effect == Effect::keeps) info.preserves = passline::preserves_all;
+    Pass<Program> pass = logged(ran, info, effect);
     registry.add(pass.info(), {}, [pass](const passline::OptionValues&) { return pass; });
     return pass;
   }
@@ -52,7 +56,7 @@ TEST(Requirements, RequiredPassRunsFirst) {
   EXPECT_EQ(*p.ran, (Names{"InferType", "FoldConstant"}));
 }
 
-TEST(Requirements, RunsOnceNotOncePerUserWhileTheIRIsUnchanged) {
+TEST(Requirements, RunsOnceNotOncePerUserWhileEveryPassSincePreservesIt) {
   Passes p;
   p.add("InferType");
   p.add("FoldConstant", {"InferType"});
@@ -70,7 +74,7 @@ TEST(Requirements, ListedEarlierCountsAsSatisfied) {
   EXPECT_EQ(*p.ran, (Names{"InferType", "FoldConstant"}));
 }
 
-TEST(Requirements, ReRunsAfterAPassChangedTheIR) {
+TEST(Requirements, ReRunsAfterAPassThatDoesNotPreserveIt) {
   Passes p;
   p.add("InferType");
   p.add("FoldConstant", {"InferType"}, Effect::changes);
@@ -78,6 +82,44 @@ TEST(Requirements, ReRunsAfterAPassChangedTheIR) {
   const Program out = p.run({"FoldConstant", "EliminateCommonSubexpr"});
   EXPECT_EQ(*p.ran, (Names{"InferType", "FoldConstant", "InferType", "EliminateCommonSubexpr"}));
   EXPECT_EQ(out.module_passes, (Names{"FoldConstant"}));
+}
+
+TEST(Requirements, APassThatPreservesItKeepsItValidThoughItChangesTheIR) {
+  Passes p;
+  p.add("InferType");
+  p.add("FoldConstant", {"InferType"}, Effect::changes, {"InferType"});
+  p.add("EliminateCommonSubexpr", {"InferType"}, Effect::changes);
+  p.add("SimplifyExpr", {"InferType"});
+  p.run({"FoldConstant", "EliminateCommonSubexpr", "SimplifyExpr"});
+  // FoldConstant keeps the types; EliminateCommonSubexpr does not say so.
+  EXPECT_EQ(*p.ran, (Names{"InferType", "FoldConstant", "EliminateCommonSubexpr", "InferType", "SimplifyExpr"}));
+}
+
+TEST(Requirements, ThePlanDecidesNotTheRunAPassThatDoesNotPreserveItCountsAsAChange) {
+  // No copy of the IR, no comparison: a pass that does not declare that it
+  // preserves a requirement breaks it, whether or not it changed this IR.
+  Passes p;
+  p.add("InferType");
+  p.add("Quiet", {}, Effect::changes);
+  p.add("FoldConstant", {"InferType"});
+  p.run({"InferType", "Quiet", "FoldConstant"});
+  EXPECT_EQ(*p.ran, (Names{"InferType", "Quiet", "InferType", "FoldConstant"}));
+}
+
+TEST(Requirements, ConflictingRequirementsAreAnErrorNamingThePasses) {
+  Passes p;
+  p.add("Base", {}, Effect::changes);
+  p.add("Left", {"Base"}, Effect::changes);
+  p.add("Top", {"Left", "Base"});
+  try {
+    p.run({"Top"});
+    FAIL() << "expected an error";
+  } catch (const PipelineError& error) {
+    EXPECT_STREQ(error.what(),
+                 "pass 'Top' requires 'Left', but its other requirements run 'Base', which does not preserve it: no "
+                 "order satisfies them all");
+  }
+  EXPECT_TRUE(p.ran->empty());
 }
 
 TEST(Requirements, Transitive) {
@@ -215,6 +257,18 @@ TEST(Requirements, ComparedWithTVM) {
   EXPECT_EQ(count(*p.ran, "InferType"), 1);
   EXPECT_EQ(count(*p.ran, "Parse"), 1);
   EXPECT_EQ(*p.ran, (Names{"Parse", "InferType", "FoldConstant", "EliminateCommonSubexpr", "SimplifyExpr"}));
+  // When no user preserves InferType, passline re-runs it before each user,
+  // as TVM does, and never more often.
+  Passes q;
+  q.add("Parse");
+  q.add("InferType", {"Parse"}, Effect::changes, {"Parse"});
+  q.add("FoldConstant", {"InferType"}, Effect::changes);
+  q.add("EliminateCommonSubexpr", {"InferType"}, Effect::changes);
+  q.add("SimplifyExpr", {"InferType"}, Effect::changes);
+  q.run({"FoldConstant", "EliminateCommonSubexpr", "SimplifyExpr"});
+  EXPECT_EQ(count(*q.ran, "InferType"), count(tvm, "InferType"));
+  EXPECT_EQ(*q.ran, (Names{"Parse", "InferType", "FoldConstant", "Parse", "InferType", "EliminateCommonSubexpr",
+                           "Parse", "InferType", "SimplifyExpr"}));
   // And where TVM would loop forever on a cycle, passline stops with an error
   // (Requirements.CycleIsAnErrorNamingTheCycle).
 }

@@ -1,0 +1,180 @@
+// Plan, then run: every form of a pipeline runs the same passes, with the
+// same hooks and the same errors, and a plan says why each pass runs.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+import passline;
+import passline.testing;
+
+namespace {
+
+using passline::Pass;
+using passline::PassContext;
+using passline::PassInfo;
+using passline::PassPlace;
+using passline::RunReason;
+using passline::testing::Preserving;
+using passline::testing::Step;
+using passline::testing::Trace;
+using Names = std::vector<std::string>;
+
+using Infer = Step<"InferType">;
+using Fold = Preserving<Step<"FoldConstant", 1, "InferType">, "InferType">;  // keeps the types
+using CSE = Step<"CSE", 2, "InferType">;                                         // says nothing: breaks them
+using Simplify = Step<"SimplifyExpr", 2, "InferType">;
+
+/// Records every hook: `before Name (why)`, `after Name`, `failed Name`.
+struct Recorder final : passline::Instrument {
+  Names events;
+  void before_pass(const PassInfo& info, passline::IRView, const PassPlace& place) override {
+    std::string why;
+    if (place.reason == RunReason::required) why = " (required by " + std::string(place.required_by) + ")";
+    if (place.reason == RunReason::rerun) {
+      why = " (re-run for " + std::string(place.required_by) + " after " + std::string(place.invalidated_by) + ")";
+    }
+    events.push_back("before " + std::string(info.name) + why);
+  }
+  void after_pass(const PassInfo& info, passline::IRView, const PassPlace&) override {
+    events.push_back("after " + std::string(info.name));
+  }
+  void after_failed_pass(const PassInfo& info, passline::IRView, const PassPlace&, std::exception_ptr) override {
+    events.push_back("failed " + std::string(info.name));
+  }
+};
+
+struct Forms {
+  passline::Registry<Trace> registry;
+  Forms() { registry.add<Infer>().add<Fold>().add<CSE>().add<Simplify>(); }
+
+  /// The pipeline as each form runs it under a context like `ctx`.
+  std::vector<Names> run_all(const PassContext& like) const {
+    std::vector<Names> results;
+    auto run = [&](auto&& pipeline) {
+      PassContext ctx = like.derive();
+      results.push_back(pipeline(Trace{}, ctx).ran);
+    };
+    run(passline::ResolvedSequential<passline::Catalog<Infer>, Fold, CSE, Simplify>{});  // static, resolved
+    run(registry.sequential({Pass<Trace>(Fold{}), Pass<Trace>(CSE{}), Pass<Trace>(Simplify{})}));  // runtime
+    run(passline::parse_pipeline<Trace>("FoldConstant,CSE,SimplifyExpr", registry));                  // text
+    return results;
+  }
+};
+
+TEST(Plan, StaticRuntimeAndTextFormsRunTheSamePasses) {
+  const Forms forms;
+  const Names all{"InferType", "FoldConstant", "CSE", "InferType", "SimplifyExpr"};
+  for (const Names& ran : forms.run_all(PassContext{.opt_level = 2})) EXPECT_EQ(ran, all);
+  // Under an instrument, the same passes.
+  PassContext watched{.opt_level = 2};
+  watched.instruments = {std::make_shared<Recorder>()};
+  for (const Names& ran : forms.run_all(watched)) EXPECT_EQ(ran, all);
+  // At level 1 CSE and SimplifyExpr do not run, and nothing breaks the types.
+  for (const Names& ran : forms.run_all(PassContext{.opt_level = 1})) EXPECT_EQ(ran, (Names{"InferType", "FoldConstant"}));
+  // A context that disables CSE: no re-run either.
+  for (const Names& ran : forms.run_all(PassContext{.opt_level = 2, .disabled = {"CSE"}})) {
+    EXPECT_EQ(ran, (Names{"InferType", "FoldConstant", "SimplifyExpr"}));
+  }
+}
+
+TEST(Plan, AStaticPipelineRunsAlikeWithAndWithoutInstruments) {
+  using Pipeline = passline::Sequential<Infer, Fold, CSE, Infer, Simplify>;
+  PassContext plain{.opt_level = 2};
+  const Names unwatched = Pipeline{}(Trace{}, plain).ran;
+  PassContext watched{.opt_level = 2};
+  auto recorder = std::make_shared<Recorder>();
+  watched.instruments = {recorder};
+  EXPECT_EQ(Pipeline{}(Trace{}, watched).ran, unwatched);
+  EXPECT_EQ(Pass<Trace>(Pipeline{})(Trace{}, watched).ran, unwatched);
+  // Instruments hear the pipeline around its passes.
+  EXPECT_EQ(recorder->events.front(), "before Sequential");
+  EXPECT_EQ(recorder->events.back(), "after Sequential");
+}
+
+TEST(Plan, InstrumentsAreToldWhyARequiredPassRuns) {
+  const Forms forms;
+  auto recorder = std::make_shared<Recorder>();
+  PassContext ctx{.opt_level = 2};
+  ctx.instruments = {recorder};
+  (void)forms.registry.sequential({Pass<Trace>(Fold{}), Pass<Trace>(CSE{}), Pass<Trace>(Simplify{})})(Trace{}, ctx);
+  EXPECT_EQ(recorder->events, (Names{"before Sequential", "before InferType (required by FoldConstant)",
+                                     "after InferType", "before FoldConstant", "after FoldConstant", "before CSE",
+                                     "after CSE", "before InferType (re-run for SimplifyExpr after CSE)",
+                                     "after InferType", "before SimplifyExpr", "after SimplifyExpr",
+                                     "after Sequential"}));
+}
+
+TEST(Plan, APlanPrintsWhyEachPassRuns) {
+  const Forms forms;
+  const Pass<Trace> pipeline = passline::parse_pipeline<Trace>("FoldConstant,seq(CSE,SimplifyExpr)", forms.registry);
+  EXPECT_EQ(passline::plan_text(pipeline.plan(PassContext{.opt_level = 2})),
+            "InferType  (required by FoldConstant)\n"
+            "FoldConstant\n"
+            "Sequential\n"
+            "  CSE\n"
+            "  InferType  (re-run for SimplifyExpr: CSE does not preserve it)\n"
+            "  SimplifyExpr\n");
+  // The plan follows the context: at level 1 the inner pipeline is empty.
+  EXPECT_EQ(passline::plan_text(pipeline.plan(PassContext{.opt_level = 1})),
+            "InferType  (required by FoldConstant)\n"
+            "FoldConstant\n"
+            "Sequential\n");
+}
+
+TEST(Plan, AListedRequiredPassRunsAtItsPlaceWhateverItsLevel) {
+  // InferType at level 3 is listed; FoldConstant (level 1) requires it: it
+  // runs where it is listed, as the static form decides at compile time.
+  using Late = Step<"InferType", 3>;
+  using Pipeline = passline::Sequential<Late, Fold>;
+  PassContext plain{.opt_level = 1};
+  EXPECT_EQ(Pipeline{}(Trace{}, plain).ran, (Names{"InferType", "FoldConstant"}));
+  PassContext named{.opt_level = 1, .required = {"Nothing"}};  // a context that names passes plans
+  EXPECT_EQ(Pipeline{}(Trace{}, named).ran, (Names{"InferType", "FoldConstant"}));
+  EXPECT_EQ(Pass<Trace>(Pipeline{})(Trace{}, named).ran, (Names{"InferType", "FoldConstant"}));
+}
+
+/// A pass that throws a standard exception.
+struct Broken {
+  static constexpr PassInfo info{.name = "Broken"};
+  Trace operator()(Trace, PassContext&) const { throw std::runtime_error("out of cheese"); }
+};
+
+TEST(Plan, TheSamePassErrorOnEveryPath) {
+  using Pipeline = passline::Sequential<Infer, Broken>;
+  auto error_of = [](auto&& run) -> std::pair<std::string, std::string> {
+    try {
+      run();
+    } catch (const passline::PassError& error) {
+      return {error.what(), error.path()};
+    }
+    return {"no error", ""};
+  };
+  const std::pair<std::string, std::string> expected{
+      "pass 'Broken' failed (in Sequential/Broken): out of cheese", "Sequential/Broken"};
+  EXPECT_EQ(error_of([] {
+              PassContext ctx;
+              (void)Pipeline{}(Trace{}, ctx);
+            }),
+            expected);
+  EXPECT_EQ(error_of([] {
+              PassContext ctx;
+              ctx.instruments = {std::make_shared<Recorder>()};
+              (void)Pipeline{}(Trace{}, ctx);
+            }),
+            expected);
+  EXPECT_EQ(error_of([] {
+              PassContext ctx;
+              (void)Pass<Trace>(Pipeline{})(Trace{}, ctx);
+            }),
+            expected);
+  EXPECT_EQ(error_of([] {
+              PassContext ctx;
+              (void)passline::sequential<Trace>({Pass<Trace>(Infer{}), Pass<Trace>(Broken{})})(Trace{}, ctx);
+            }),
+            expected);
+}
+
+}  // namespace
