@@ -3,8 +3,8 @@
 // The library never asks an IR type for members of its own: an IR opts in by
 // specializing `passline::IRTraits<IR>`, and each part is optional. The function
 // part lets function passes run on each function of a module. The identity
-// test lets required passes stay satisfied while the IR is unchanged. Printing
-// and fingerprints let instruments show and compare the IR.
+// test tells whether a pass handed back the IR it was given. Printing and
+// fingerprints let instruments show and compare the IR.
 module;
 #include <concepts>
 #include <cstddef>
@@ -31,8 +31,8 @@ export namespace passline {
 /// IR what the passes of other functions may read of it (its name and
 /// attributes, say) but not its body, so that a pass holding the only
 /// reference may transform the body in place. Without it, passes get copies.
-/// Identity (required passes stay satisfied while it holds; without it, or
-/// `operator==`, every pass counts as a change):
+/// Identity (whether a pass handed back the IR it was given; the run never
+/// needs it: required passes are decided from PassInfo::preserves):
 ///   static bool identical(const IR& before, const IR& after);  // cheap, e.g. a pointer compare
 /// Presentation (for instruments):
 ///   static std::string print(const IR&);
