@@ -20,6 +20,7 @@ import :pass_info;
 import :config;
 import :instrument;
 import :reporting;
+import :analysis_manager;
 
 export namespace passline {
 
@@ -39,6 +40,17 @@ class PassContext {
   std::shared_ptr<Diagnostics> diagnostics = std::make_shared<Diagnostics>();
   /// Counters passes keep (`--stats`); shared by copies of the context.
   std::shared_ptr<Statistics> statistics = std::make_shared<Statistics>();
+  /// The caches of analysis results, one per IR type (`analyses<IR>()`). A
+  /// copy of the context starts with empty ones.
+  AnalysisCaches analysis_caches = {};
+
+  /// The analysis manager for IR: where a pass asks for analysis results.
+  template <class IR>
+  AnalysisManager<IR>& analyses() {
+    AnalysisManager<IR>& manager = analysis_caches.get<IR>();
+    manager.set_instruments(&instruments);
+    return manager;
+  }
 
   inline bool is_required(std::string_view name) const {
     return std::ranges::find(required, name) != required.end();

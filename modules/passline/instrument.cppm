@@ -67,6 +67,12 @@ class Instrument {
   /// called on the thread that runs the function, so from several threads at
   /// once when functions run in parallel. Off by default: it costs nothing then.
   virtual bool wants_functions() const { return false; }
+  /// Around the computation of an analysis result (not a look-up of a cached
+  /// one), on the thread that asked for it: `unit` is empty for a module
+  /// analysis, else the function's name (`#index` when functions have none).
+  /// After it also when the computation threw.
+  virtual void before_analysis(const AnalysisInfo&, std::string_view /*unit*/) {}
+  virtual void after_analysis(const AnalysisInfo&, std::string_view /*unit*/) {}
   virtual void before_function(const PassInfo&, std::string_view /*function*/) {}
   virtual void after_function(const PassInfo&, std::string_view /*function*/) {}
 };

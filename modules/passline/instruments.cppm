@@ -289,6 +289,33 @@ class TimePasses final : public Instrument {
   void after_pass(const PassInfo&, IRView, const PassPlace&) override { close(); }
   void after_failed_pass(const PassInfo&, IRView, const PassPlace&, std::exception_ptr) override { close(); }
 
+  /// An analysis computed while a pass runs is listed under the pass, as
+  /// `Name (analysis)`; function passes may compute them on several threads.
+  void before_analysis(const AnalysisInfo&, std::string_view) override {
+    const auto now = Clock::now();
+    const std::lock_guard lock(analysis_mutex_);
+    analysis_starts_.emplace_back(std::this_thread::get_id(), now);
+  }
+  void after_analysis(const AnalysisInfo& info, std::string_view) override {
+    const auto now = Clock::now();
+    const std::lock_guard lock(analysis_mutex_);
+    const std::thread::id thread = std::this_thread::get_id();
+    auto self = analysis_starts_.end();
+    for (auto it = analysis_starts_.begin(); it != analysis_starts_.end(); ++it) {
+      if (it->first == thread) self = it;  // the innermost on this thread
+    }
+    if (self == analysis_starts_.end()) return;
+    const double seconds = std::chrono::duration<double>(now - self->second).count();
+    analysis_starts_.erase(self);
+    if (open_.empty()) return;  // asked for outside any pass
+    PassTimings::Entry& parent = *open_.back().entry;
+    const std::string name = std::string(info.name) + " (analysis)";
+    auto it = std::ranges::find(parent.children, name, &PassTimings::Entry::name);
+    PassTimings::Entry& entry = it != parent.children.end() ? *it : parent.children.emplace_back(name);
+    entry.wall += seconds;
+    ++entry.count;
+  }
+
  private:
   struct Open {
     PassTimings::Entry* entry;  // stays put: only the innermost open entry gains children
@@ -306,6 +333,8 @@ class TimePasses final : public Instrument {
 
   std::shared_ptr<PassTimings> timings_;
   std::vector<Open> open_;
+  std::mutex analysis_mutex_;
+  std::vector<std::pair<std::thread::id, Clock::time_point>> analysis_starts_;  // computations under way
 };
 
 /// `--dump-dir=DIR`: `DIR/000-input.ir`, then `001-InferType.ir`, ... one file
@@ -379,6 +408,8 @@ class Trace final : public Instrument {
   void after_failed_pass(const PassInfo&, IRView, const PassPlace&, std::exception_ptr) override { close_pass(); }
   void before_function(const PassInfo& info, std::string_view function) override;
   void after_function(const PassInfo& info, std::string_view function) override;
+  void before_analysis(const AnalysisInfo& info, std::string_view unit) override;
+  void after_analysis(const AnalysisInfo& info, std::string_view unit) override;
 
   /// The events so far, sorted by start time (then thread, then name).
   std::vector<Event> events() const;

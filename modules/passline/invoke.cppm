@@ -31,6 +31,7 @@ import :config;
 import :value;
 import :instrument;
 import :pass_info;
+import :analysis_manager;
 
 namespace passline::detail {
 
@@ -53,16 +54,6 @@ inline std::vector<Instrument*> function_listeners(const PassContext& ctx) {
     if (instrument->wants_functions()) listeners.push_back(instrument.get());
   }
   return listeners;
-}
-
-/// How instruments name function `i` of `ir`: by its name, else `#i`.
-template <class IR>
-std::string function_label(const IR& ir, std::size_t i) {
-  if constexpr (NamesFunctions<IR>) {
-    return std::string(IRTraits<IR>::function_name(IRTraits<IR>::function(ir, i)));
-  } else {
-    return "#" + std::to_string(i);
-  }
 }
 
 /// Runs `pass(function, module, ctx)` on each function of `ir` that does not
@@ -106,6 +97,8 @@ IR run_on_functions(const PassInfo& info, const FunctionCall& pass, IR ir, PassC
   if (threads == 1) {
     for (std::size_t i = 0; i < count; ++i) visit(i);
   } else {
+    // Passes on several threads may ask for analyses at once.
+    const typename AnalysisManager<IR>::Shared shared(ctx.analyses<IR>());
     std::vector<std::exception_ptr> errors(count);
     PassContext& caller_context = PassContext::current();
     // TBB orders the tasks' work before and after the caller's, but inside a
@@ -143,6 +136,22 @@ IR run_on_functions(const PassInfo& info, const FunctionCall& pass, IR ir, PassC
     if (results[i]) Traits::replace_function(ir, i, std::move(*results[i]));
   }
   return ir;
+}
+
+/// After `pass` ran on `ir` in a run that keeps analyses: drops the results
+/// it did not preserve; a function pass, only those of the functions it ran on.
+template <class IR>
+void after_pass(AnalysisManager<IR>& analyses, const PassInfo& pass, bool function_pass, const IR& ir) {
+  if (analyses.empty()) return;
+  if constexpr (HasFunctions<IR>) {
+    if (function_pass) {
+      analyses.invalidate_functions(pass, ir, [&](std::size_t i) {
+        return !IRTraits<IR>::skips_optimization(IRTraits<IR>::function(ir, i));
+      });
+      return;
+    }
+  }
+  analyses.invalidate(pass);
 }
 
 template <class P, class IR>

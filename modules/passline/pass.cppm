@@ -42,6 +42,7 @@ struct StaticNode final : PassNode<IR> {
   explicit StaticNode(P p) : PassNode<IR>(P::info), pass(std::move(p)) {
     this->jumps = jumps_of<IR, StaticNode>;
     this->options = option_values(pass);
+    if constexpr (!StaticPipeline<P>) this->function_pass = !ModulePass<P, IR>;
     if constexpr (StaticPipeline<P>) {
       // A static pipeline plans as its leaves (nested static pipelines run
       // flattened, under its name), with its slots' passes in their places.
@@ -91,6 +92,7 @@ template <class IR, class Call>
 struct CallableNode final : PassNode<IR> {
   CallableNode(const PassInfo& info, Call fn) : PassNode<IR>(std::make_unique<OwnedInfo>(info)), call(std::move(fn)) {
     this->jumps = jumps_of<IR, CallableNode>;
+    this->function_pass = !std::is_invocable_r_v<IR, const Call&, IR, PassContext&>;
   }
   IR run(IR ir, PassContext& ctx) const override {
     if constexpr (std::is_invocable_r_v<IR, const Call&, IR, PassContext&>) {
@@ -112,6 +114,7 @@ struct RenamedNode final : PassNode<IR> {
     this->children = inner->children;
     this->sequence = inner->sequence;
     this->decided = inner->decided;
+    this->function_pass = inner->function_pass;
     this->source = inner->source;
     this->registered_as = std::move(registered);
     this->options = std::move(values);

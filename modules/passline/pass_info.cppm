@@ -84,6 +84,13 @@ struct PassInfo {
   constexpr bool preserves_everything() const { return std::ranges::find(preserves, "*") != preserves.end(); }
 };
 
+/// What every analysis declares once: its unique name (what
+/// `PassInfo::preserves` lists to keep its results) and a one-line summary.
+struct AnalysisInfo {
+  std::string_view name;
+  std::string_view summary = {};
+};
+
 /// The opt level of a pass that runs only when a later pass requires it:
 /// no context's level reaches it, and a pass runs whenever a pass that
 /// requires it does.

@@ -9,6 +9,7 @@
 export module passline;
 export import :pass_info;
 export import :context;
+export import :analysis_manager;
 export import :ir_traits;
 export import :concepts;
 export import :diagnostics;

@@ -39,6 +39,8 @@ import :value;
 import :error;
 import :suggest;
 import :requirements;
+import :analysis_manager;
+import :invoke;
 
 export namespace passline {
 
@@ -189,6 +191,8 @@ struct PassNode {
   /// A pipeline that decided at compile time which passes run (`Compiled`):
   /// the context does not gate them.
   bool decided = false;
+  /// A function pass: it drops the analysis results of the functions it ran on only.
+  bool function_pass = false;
   /// How a plan runs this leaf: set by each node type to jumps that call its
   /// `run` directly.
   std::array<Jump<IR>, 2> jumps = jumps_of<IR, PassNode>;
@@ -572,7 +576,9 @@ class Run {
   /// Runs `plan` on `ir` under `ctx`.
   static IR execute(const Plan<IR>& plan, IR ir, PassContext& ctx) {
     if (plan.steps.empty()) return ir;
-    Run run(plan, ctx, std::move(ir));
+    AnalysisManager<IR>& analyses = ctx.analyses<IR>();
+    const typename AnalysisManager<IR>::Keeping keeping(analyses);
+    Run run(plan, ctx, std::move(ir), analyses);
     const PlanStep<IR>* first = plan.steps.data();
     try {
       first->jump(first, run);
@@ -600,9 +606,11 @@ class Run {
         after_failed(node.info, keeps_input_ ? IRView(ir_) : IRView(), place);
         throw;
       }
+      after_pass(analyses_, node.info, node.function_pass, ir_);
       notify_after(node.info, place);
     } else {
       ir_ = guarded(node.info.name, [&] { return path_of(step); }, [&] { return call<Node>(node, std::move(ir_)); });
+      after_pass(analyses_, node.info, node.function_pass, ir_);
     }
   }
 
@@ -629,8 +637,9 @@ class Run {
   }
 
  private:
-  Run(const Plan<IR>& plan, PassContext& ctx, IR ir)
-      : ctx_(ctx), ir_(std::move(ir)), first_(plan.steps.data()), end_(first_ + plan.steps.size()) {
+  Run(const Plan<IR>& plan, PassContext& ctx, IR ir, AnalysisManager<IR>& analyses)
+      : ctx_(ctx), ir_(std::move(ir)), first_(plan.steps.data()), end_(first_ + plan.steps.size()),
+        analyses_(analyses) {
     for (const auto& instrument : ctx.instruments) {
       watchers_.push_back(instrument.get());
       keeps_input_ = keeps_input_ || instrument->wants_failed_input();
@@ -740,6 +749,7 @@ class Run {
   IR ir_;
   const PlanStep<IR>* first_;
   const PlanStep<IR>* end_;
+  AnalysisManager<IR>& analyses_;
   std::vector<Instrument*> watchers_;
   bool keeps_input_ = false;  // some instrument wants a failed pass's input
   std::size_t sequence_ = 0;

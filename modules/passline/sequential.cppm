@@ -37,6 +37,7 @@ import :checks;
 import :invoke;
 import :error;
 import :plan;
+import :analysis_manager;
 import :pass;
 import :slot;
 
@@ -167,11 +168,15 @@ struct Sequential {
  private:
   template <class IR>
   IR run_plain(IR ir, PassContext& ctx) const {
+    AnalysisManager<IR>& analyses = ctx.analyses<IR>();
+    const typename AnalysisManager<IR>::Keeping keeping(analyses);
     auto reaches = [&](std::size_t i) { return ctx.opt_level >= Facts::levels[i]; };
     auto call = [&]<class L, std::size_t I>(IR input) {
-      return detail::guarded(
+      IR output = detail::guarded(
           Facts::infos[I].name, [] { return detail::path_text({Facts::infos[I].name, info.name}); },
           [&] { return detail::invoke_pass(L{}, std::move(input), ctx); });
+      detail::after_pass(analyses, Facts::infos[I], !ModulePass<L, IR>, output);
+      return output;
     };
     return detail::run_where(Facts::leaves, std::make_index_sequence<Facts::size>{}, reaches, std::move(ir), call);
   }

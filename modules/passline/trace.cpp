@@ -88,6 +88,20 @@ void Trace::after_function(const PassInfo&, std::string_view) {
   close(functions_[thread_number()].second, end);
 }
 
+void Trace::before_analysis(const AnalysisInfo& info, std::string_view unit) {
+  const auto now = Clock::now();
+  const std::lock_guard lock(mutex_);
+  const std::size_t thread = thread_number();
+  Event event{.name = std::string(info.name), .category = "analysis", .pass = std::string(unit), .thread = thread};
+  functions_[thread].second.push_back({std::move(event), now});
+}
+
+void Trace::after_analysis(const AnalysisInfo&, std::string_view) {
+  const auto end = Clock::now();
+  const std::lock_guard lock(mutex_);
+  close(functions_[thread_number()].second, end);
+}
+
 std::vector<Trace::Event> Trace::events() const {
   std::vector<Event> events;
   {
@@ -118,7 +132,11 @@ std::string Trace::json() const {
   }
   for (const Event& event : events()) {
     const bool function = event.category == "function";
-    json::object out{{"name", function ? fmt::format("{} on {}", event.pass, event.name) : event.name},
+    const bool on_function = event.category == "analysis" && !event.pass.empty();
+    std::string name = function      ? fmt::format("{} on {}", event.pass, event.name)
+                       : on_function ? fmt::format("{} on {}", event.name, event.pass)
+                                     : event.name;
+    json::object out{{"name", std::move(name)},
                      {"cat", event.category},
                      {"ph", "X"},
                      {"ts", event.start},

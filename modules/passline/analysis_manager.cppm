@@ -1,0 +1,305 @@
+// Analyses and their cache.
+//
+// An analysis is a type with `static constexpr passline::AnalysisInfo info`
+// and a call operator that computes its result: on the module
+// (`Result operator()(const IR&) const`) or on one function of it
+// (`Result operator()(const Function&, const IR&) const`). A pass reaches the
+// AnalysisManager from its context (`ctx.analyses<IR>()`) and asks it for a
+// result; the manager computes it once and keeps it while it stays valid.
+//
+// The rule is the rule of required passes: a result stays valid until a pass
+// that does not preserve it (`PassInfo::preserves` names the analysis) changes
+// the IR. Every run of a pipeline keeps the cache by that rule: after each
+// pass it drops the results the pass does not preserve; a function pass drops
+// only the results of the functions it ran on (and the module's). A pass that
+// changes the IR and then asks again must first `forget` what it changed.
+// Outside a run (a pass called by hand), nothing is kept: each request
+// computes afresh.
+//
+// Computations, not look-ups, are shown to instruments (`before_analysis`,
+// `after_analysis`): `--time-passes` lists them under the pass that asked,
+// and `--trace` shows them.
+module;
+#include <atomic>
+#include <concepts>
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+export module passline:analysis_manager;
+import :pass_info;
+import :instrument;
+import :ir_traits;
+
+namespace passline::detail {
+
+/// How instruments name function `i` of `ir`: by its name, else `#i`.
+template <class IR>
+std::string function_label(const IR& ir, std::size_t i) {
+  if constexpr (NamesFunctions<IR>) {
+    return std::string(IRTraits<IR>::function_name(IRTraits<IR>::function(ir, i)));
+  } else {
+    return "#" + std::to_string(i);
+  }
+}
+
+/// A dense number per analysis type, the same in every manager.
+inline std::size_t next_analysis_index() {
+  static std::atomic<std::size_t> next{0};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+
+template <class A>
+std::size_t analysis_index() {
+  static const std::size_t index = next_analysis_index();
+  return index;
+}
+
+}  // namespace passline::detail
+
+export namespace passline {
+
+/// An analysis computed on the whole IR.
+template <class A, class IR>
+concept ModuleAnalysis = requires(const A& analysis, const IR& ir) {
+  { A::info } -> std::convertible_to<AnalysisInfo>;
+  analysis(ir);
+};
+
+/// An analysis computed on one function of the IR.
+template <class A, class IR>
+concept FunctionAnalysis = HasFunctions<IR> && requires(const A& analysis, const FunctionOf<IR>& fn, const IR& ir) {
+  { A::info } -> std::convertible_to<AnalysisInfo>;
+  analysis(fn, ir);
+};
+
+/// The result type of analysis A over IR.
+template <class A, class IR>
+struct AnalysisResultOf {};
+template <class A, class IR>
+  requires ModuleAnalysis<A, IR>
+struct AnalysisResultOf<A, IR> {
+  using type = std::remove_cvref_t<std::invoke_result_t<const A&, const IR&>>;
+};
+template <class A, class IR>
+  requires(!ModuleAnalysis<A, IR> && FunctionAnalysis<A, IR>)
+struct AnalysisResultOf<A, IR> {
+  using type = std::remove_cvref_t<std::invoke_result_t<const A&, const FunctionOf<IR>&, const IR&>>;
+};
+template <class A, class IR>
+using AnalysisResult = typename AnalysisResultOf<A, IR>::type;
+
+/// The cache of analysis results for one IR, reached from a PassContext.
+template <class IR>
+class AnalysisManager {
+ public:
+  AnalysisManager() = default;
+  AnalysisManager(const AnalysisManager&) = delete;
+  AnalysisManager& operator=(const AnalysisManager&) = delete;
+
+  /// The result of module analysis A on `ir`: cached, else computed now.
+  template <ModuleAnalysis<IR> A>
+  const AnalysisResult<A, IR>& get(const IR& ir) {
+    const std::unique_lock lock = lock_if_shared();
+    Slot& slot = slot_of<A>();
+    if (!slot.module) slot.module = compute<A>(std::string_view(), [&] { return A{}(ir); });
+    return static_cast<const Holder<AnalysisResult<A, IR>>&>(*slot.module).value;
+  }
+
+  /// The result of function analysis A on function `function` of `ir`.
+  template <FunctionAnalysis<IR> A>
+  const AnalysisResult<A, IR>& get(const IR& ir, std::size_t function) {
+    const std::unique_lock lock = lock_if_shared();
+    Slot& slot = slot_of<A>();
+    if (slot.functions.size() <= function) slot.functions.resize(function + 1);
+    std::unique_ptr<Result>& held = slot.functions[function];
+    if (!held) {
+      held = compute<A>(detail::function_label(ir, function),
+                        [&] { return A{}(IRTraits<IR>::function(ir, function), ir); });
+    }
+    return static_cast<const Holder<AnalysisResult<A, IR>>&>(*held).value;
+  }
+
+  /// The cached result of A, or null: never computes.
+  template <ModuleAnalysis<IR> A>
+  const AnalysisResult<A, IR>* cached() const {
+    const std::size_t index = detail::analysis_index<A>();
+    if (index >= slots_.size() || !slots_[index].module) return nullptr;
+    return &static_cast<const Holder<AnalysisResult<A, IR>>&>(*slots_[index].module).value;
+  }
+
+  /// Drops the results of A: what a pass calls after it changed the IR, before
+  /// it asks for A again.
+  template <class A>
+  void forget() {
+    const std::unique_lock lock = lock_if_shared();
+    const std::size_t index = detail::analysis_index<A>();
+    if (index < slots_.size()) slots_[index] = Slot{slots_[index].name};
+  }
+
+  /// After `pass` changed the IR: drops every result that it does not preserve.
+  void invalidate(const PassInfo& pass) {
+    if (pass.preserves_everything()) return;
+    for (Slot& slot : slots_) {
+      if (!pass.keeps(slot.name)) slot = Slot{slot.name};
+    }
+  }
+
+  /// After the function pass `pass` ran on the functions of `ir` for which
+  /// `ran(i)` holds: drops the module results it does not preserve, and those
+  /// of these functions.
+  template <class Ran>
+  void invalidate_functions(const PassInfo& pass, const IR& ir, Ran ran) {
+    if (pass.preserves_everything()) return;
+    const std::size_t count = IRTraits<IR>::function_count(ir);
+    for (Slot& slot : slots_) {
+      if (pass.keeps(slot.name)) continue;
+      slot.module.reset();
+      if (slot.functions.size() > count) slot.functions.resize(count);
+      for (std::size_t i = 0; i < slot.functions.size(); ++i) {
+        if (ran(i)) slot.functions[i].reset();
+      }
+    }
+  }
+
+  /// Drops every result.
+  void clear() { slots_.clear(); }
+
+  /// Whether any result is cached: when none is, passes cost nothing to track.
+  bool empty() const { return slots_.empty(); }
+
+  /// How many results were computed (not looked up) so far.
+  std::size_t computations() const { return computations_; }
+
+  /// The instruments to tell of computations (the context's).
+  void set_instruments(const std::vector<std::shared_ptr<Instrument>>* instruments) {
+    if (instruments_ != instruments) instruments_ = instruments;  // no write while threads read it
+  }
+
+  /// While a run keeps the cache by the rule (`Keeping`), results are kept;
+  /// otherwise each request computes afresh.
+  class Keeping {
+   public:
+    explicit Keeping(AnalysisManager& manager) : manager_(manager) {
+      if (manager_.keepers_++ == 0) manager_.clear();
+    }
+    Keeping(const Keeping&) = delete;
+    Keeping& operator=(const Keeping&) = delete;
+    ~Keeping() {
+      if (--manager_.keepers_ == 0) manager_.clear();
+    }
+
+   private:
+    AnalysisManager& manager_;
+  };
+
+  /// While function passes run on several threads at once (`Shared`), every
+  /// request takes a lock.
+  class Shared {
+   public:
+    explicit Shared(AnalysisManager& manager) : manager_(manager) { manager_.shared_ = true; }
+    Shared(const Shared&) = delete;
+    Shared& operator=(const Shared&) = delete;
+    ~Shared() { manager_.shared_ = false; }
+
+   private:
+    AnalysisManager& manager_;
+  };
+
+ private:
+  struct Result {
+    virtual ~Result() = default;
+  };
+  template <class T>
+  struct Holder final : Result {
+    explicit Holder(T result) : value(std::move(result)) {}
+    T value;
+  };
+  struct Slot {
+    std::string_view name;
+    std::unique_ptr<Result> module = nullptr;
+    std::vector<std::unique_ptr<Result>> functions = {};
+  };
+
+  std::unique_lock<std::mutex> lock_if_shared() {
+    return shared_ ? std::unique_lock(mutex_) : std::unique_lock<std::mutex>();
+  }
+
+  template <class A>
+  Slot& slot_of() {
+    const std::size_t index = detail::analysis_index<A>();
+    if (index >= slots_.size()) slots_.resize(index + 1);
+    Slot& slot = slots_[index];
+    slot.name = A::info.name;
+    if (keepers_ == 0) slot = Slot{slot.name};  // outside a run: computed afresh
+    return slot;
+  }
+
+  template <class A, class Compute>
+  std::unique_ptr<Result> compute(std::string_view unit, Compute&& run) {
+    ++computations_;
+    const AnalysisInfo info = A::info;
+    std::size_t told = 0;
+    if (instruments_) {
+      try {
+        for (; told < instruments_->size(); ++told) (*instruments_)[told]->before_analysis(info, unit);
+        auto result = std::make_unique<Holder<AnalysisResult<A, IR>>>(run());
+        for (std::size_t k = 0; k < told; ++k) (*instruments_)[k]->after_analysis(info, unit);
+        return result;
+      } catch (...) {
+        for (std::size_t k = 0; k < told; ++k) {
+          try {
+            (*instruments_)[k]->after_analysis(info, unit);
+          } catch (...) {  // NOLINT(bugprone-empty-catch): the first exception is the one reported
+          }
+        }
+        throw;
+      }
+    }
+    return std::make_unique<Holder<AnalysisResult<A, IR>>>(run());
+  }
+
+  std::vector<Slot> slots_;
+  std::size_t keepers_ = 0;
+  std::size_t computations_ = 0;
+  bool shared_ = false;
+  std::mutex mutex_;
+  const std::vector<std::shared_ptr<Instrument>>* instruments_ = nullptr;
+};
+
+/// The analysis managers of a context, one per IR type. A copy of a context
+/// starts with none: its runs may be on other IR.
+class AnalysisCaches {
+ public:
+  AnalysisCaches() = default;
+  AnalysisCaches(const AnalysisCaches&) {}
+  AnalysisCaches& operator=(const AnalysisCaches&) {
+    managers_.clear();
+    return *this;
+  }
+  AnalysisCaches(AnalysisCaches&&) noexcept = default;
+  AnalysisCaches& operator=(AnalysisCaches&&) noexcept = default;
+
+  template <class IR>
+  AnalysisManager<IR>& get() {
+    const void* tag = &tag_of<IR>;
+    for (const auto& [key, manager] : managers_) {
+      if (key == tag) return *static_cast<AnalysisManager<IR>*>(manager.get());
+    }
+    auto manager = std::make_shared<AnalysisManager<IR>>();
+    AnalysisManager<IR>& result = *manager;
+    managers_.emplace_back(tag, std::move(manager));
+    return result;
+  }
+
+ private:
+  template <class IR>
+  static constexpr char tag_of = 0;
+  std::vector<std::pair<const void*, std::shared_ptr<void>>> managers_;
+};
+
+}  // namespace passline
