@@ -267,4 +267,33 @@ TEST(Property, APassThatPreservesInferTypeLeavesTheTypesInferTypeWouldWrite) {
   EXPECT_GT(checked, 0u);
 }
 
+// A pass that declares it preserves an analysis leaves the IR with the result
+// the analysis had before it: the cache may keep it.
+template <class Analysis>
+void check_preserved(std::string_view name) {
+  const std::uint64_t seed = from_env("PASSLINE_PROPERTY_SEED", std::random_device{}());
+  const std::uint64_t count = from_env("PASSLINE_PROPERTY_COUNT", 1000) / 4;
+  const auto& registry = passline::pipelines::registry();
+  std::size_t checked = 0;
+  for (const passline::PassListing& listing : registry.list()) {
+    const passline::Pass<ir::Module> pass = registry.create(listing.name);
+    if (listing.pipeline || !pass.info().keeps(name) || pass.info().preserves_everything()) continue;
+    ++checked;
+    for (std::uint64_t i = 0; i < count; ++i) {
+      const ir::Module in = typed(ir::parse(passline::testing::random_program(seed + i), "random.ir"));
+      passline::PassContext ctx;
+      ctx.opt_level = 3;
+      const ir::Module out = pass(in, ctx);
+      ASSERT_TRUE(Analysis{}(in) == Analysis{}(out))
+          << listing.name << " declares that it preserves " << name << ", but on seed " << seed + i
+          << " (PASSLINE_PROPERTY_SEED=" << seed + i << " PASSLINE_PROPERTY_COUNT=4) it changes it:\n"
+          << ir::print(in) << "\nbecomes\n" << ir::print(out);
+    }
+  }
+  EXPECT_GT(checked, 0u);
+}
+
+TEST(Property, APassThatPreservesCallGraphLeavesItAsItWas) { check_preserved<ir::CallGraph>("CallGraph"); }
+TEST(Property, APassThatPreservesPurityLeavesItAsItWas) { check_preserved<ir::Purity>("Purity"); }
+
 }  // namespace

@@ -137,7 +137,7 @@ struct ToANormalForm {
       .name = "ToANormalForm",
       .opt_level = 0,
       .summary = "binds every intermediate result to a let (A-normal form)",
-      .preserves = names<"InferType">,
+      .preserves = names<"InferType", "CallGraph">,
   };
 
   Function operator()(Function fn, const Module&, PassContext&) const {

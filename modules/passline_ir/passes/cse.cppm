@@ -165,7 +165,7 @@ struct EliminateCommonSubexpr {
       .opt_level = 2,
       .required = needs<"InferType">,
       .summary = "replaces an expression equal to an in-scope let's value by its variable",
-      .preserves = names<"InferType">,
+      .preserves = names<"InferType", "CallGraph">,
   };
 
   Function operator()(Function fn, const Module&, PassContext& ctx) const {

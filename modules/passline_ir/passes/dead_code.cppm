@@ -15,6 +15,7 @@ export module passline.ir.passes:dead_code;
 import passline;
 import passline.ir;
 import :effects;
+import :analyses;
 
 namespace passline::ir::detail {
 
@@ -84,29 +85,6 @@ class DeadCode final : public Rewrite {
   std::vector<std::uint8_t> dead_;  // per let: dropped
 };
 
-/// The functions that the roots reach through the globals their bodies name.
-std::vector<std::uint8_t> reachable(const Module& module, const std::unordered_map<std::string_view, std::size_t>& index,
-                                    const std::vector<std::uint8_t>& root) {
-  std::vector<std::uint8_t> seen(root);
-  std::vector<std::size_t> work;
-  for (std::size_t i = 0; i < root.size(); ++i) {
-    if (root[i]) work.push_back(i);
-  }
-  while (!work.empty()) {
-    const Body& body = *module.functions[work.back()].body;
-    work.pop_back();
-    for (ExprId id = 0; id < body.size(); ++id) {
-      if (body[id].kind != Kind::global) continue;
-      auto it = index.find(body.name(id));
-      if (it != index.end() && !seen[it->second]) {
-        seen[it->second] = 1;
-        work.push_back(it->second);
-      }
-    }
-  }
-  return seen;
-}
-
 }  // namespace passline::ir::detail
 
 export namespace passline::ir {
@@ -123,7 +101,8 @@ struct DeadCodeElimination {
   Module operator()(Module module, PassContext& ctx) const {
     // Names stay where they are (bodies change, not the list), so one index serves throughout.
     const auto index = module.index();
-    const std::vector<std::uint8_t> pure = pure_functions(module, index);
+    auto& analyses = ctx.analyses<Module>();
+    const std::vector<std::uint8_t>& pure = analyses.get<Purity>(module);
     auto pure_global = [&](std::string_view name) {
       auto it = index.find(name);
       return it != index.end() && pure[it->second] != 0;
@@ -143,7 +122,9 @@ struct DeadCodeElimination {
       root[i] = fn.exported || fn.skip_optimization ? 1 : 0;
     }
     if (!any_export) return module;
-    const std::vector<std::uint8_t> live = detail::reachable(module, index, root);
+    // The bodies name fewer globals now: the call graph is that of the rewritten module.
+    analyses.forget<CallGraph>();
+    const std::vector<std::uint8_t> live = analyses.get<CallGraph>(module).reachable_from(std::move(root));
     std::vector<Function> kept;
     for (std::size_t i = 0; i < module.functions.size(); ++i) {
       if (live[i]) kept.push_back(std::move(module.functions[i]));

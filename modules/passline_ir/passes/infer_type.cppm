@@ -304,6 +304,7 @@ struct InferType {
       .opt_level = 0,
       .summary = "checks types and writes them on every expression",
       .optional = false,  // the passes after it read the types it writes
+      .preserves = names<"CallGraph", "Purity">,  // it writes types, and nothing else
   };
 
   Module operator()(Module module, PassContext& ctx) const {

@@ -18,6 +18,7 @@ module;
 export module passline.ir.passes:inline_;
 import passline;
 import passline.ir;
+import :analyses;
 
 namespace passline::ir::detail {
 
@@ -100,37 +101,11 @@ struct Inline {
   Module operator()(Module module, PassContext& ctx) const {
     const std::size_t count = module.functions.size();
     const auto index = module.index();
-    // The call graph, and its functions callees first (Kahn's algorithm on
-    // the reversed edges). What is never ready is in, or leads into, a cycle.
-    std::vector<std::vector<std::size_t>> callers(count);
-    std::vector<std::size_t> pending(count, 0);
-    for (std::size_t i = 0; i < count; ++i) {
-      const Body& body = *module.functions[i].body;
-      std::vector<std::uint8_t> seen(count, 0);
-      for (ExprId id = 0; id < body.size(); ++id) {
-        if (body[id].kind != Kind::global) continue;
-        const auto callee = index.find(body.name(id));
-        if (callee == index.end() || seen[callee->second]) continue;
-        seen[callee->second] = 1;
-        callers[callee->second].push_back(i);
-        ++pending[i];
-      }
-    }
-    std::vector<std::size_t> order;
-    for (std::size_t i = 0; i < count; ++i) {
-      if (pending[i] == 0) order.push_back(i);
-    }
-    for (std::size_t k = 0; k < order.size(); ++k) {
-      for (std::size_t caller : callers[order[k]]) {
-        if (--pending[caller] == 0) order.push_back(caller);
-      }
-    }
+    // Functions callees first; one in or above a cycle is inlined into, never inlined.
+    const CallGraph::Result& graph = ctx.analyses<Module>().get<CallGraph>(module);
+    const std::vector<std::size_t>& order = graph.bottom_up;
+    const std::vector<std::uint8_t>& placed = graph.acyclic;
     std::vector<std::uint8_t> inlinable(count, 0);
-    std::vector<std::uint8_t> placed(count, 0);
-    for (std::size_t i : order) placed[i] = 1;
-    for (std::size_t i = 0; i < count; ++i) {
-      if (!placed[i]) order.push_back(i);  // in or above a cycle: inlined into, never inlined
-    }
 
     std::vector<std::shared_ptr<const Body>> bodies;
     std::size_t module_size = 0;

@@ -14,6 +14,7 @@ export import :simplify;
 export import :inline_;
 export import :anf;
 export import :lambda_lift;
+export import :analyses;
 import passline;
 import passline.ir;
 
