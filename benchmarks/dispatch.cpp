@@ -201,6 +201,48 @@ void BM_Function_RuntimeSequentialOneInstrument(benchmark::State& state) {
   per_pass(state, pass_count * function_count);
 }
 
+// -- Cached analysis look-up -----------------------------------------------------
+
+/// An analysis whose result is one number; the benchmarks look it up cached.
+struct Size {
+  static constexpr passline::AnalysisInfo info{.name = "Size"};
+  std::size_t operator()(const Module& module) const { return module.functions.size(); }
+};
+struct BodyOf {
+  static constexpr passline::AnalysisInfo info{.name = "BodyOf"};
+  int operator()(const Function& fn, const Module&) const { return fn.body; }
+};
+
+/// As a pass looks a result up: with the manager at hand (as an LLVM pass has
+/// its FunctionAnalysisManager), or from its context, inside a run that keeps
+/// the cache.
+void BM_AnalysisLookup_ManagerAtHand(benchmark::State& state) {
+  passline::PassContext ctx;
+  const Module ir;
+  auto& analyses = ctx.analyses<Module>();
+  const passline::AnalysisManager<Module>::Keeping keeping(analyses);
+  (void)analyses.get<Size>(ir);
+  for (auto _ : state) benchmark::DoNotOptimize(&analyses.get<Size>(ir));
+}
+
+void BM_AnalysisLookup_Module(benchmark::State& state) {
+  passline::PassContext ctx;
+  const Module ir;
+  auto& analyses = ctx.analyses<Module>();
+  const passline::AnalysisManager<Module>::Keeping keeping(analyses);
+  (void)analyses.get<Size>(ir);
+  for (auto _ : state) benchmark::DoNotOptimize(&ctx.analyses<Module>().get<Size>(ir));
+}
+
+void BM_AnalysisLookup_Function(benchmark::State& state) {
+  passline::PassContext ctx;
+  const Module ir;
+  auto& analyses = ctx.analyses<Module>();
+  const passline::AnalysisManager<Module>::Keeping keeping(analyses);
+  (void)analyses.get<BodyOf>(ir, 7);
+  for (auto _ : state) benchmark::DoNotOptimize(&ctx.analyses<Module>().get<BodyOf>(ir, 7));
+}
+
 BENCHMARK(BM_Module_HandWritten);
 BENCHMARK(BM_Module_Compiled);
 BENCHMARK(BM_Module_StaticSequential);
@@ -211,6 +253,9 @@ BENCHMARK(BM_Function_Compiled);
 BENCHMARK(BM_Function_StaticSequential);
 BENCHMARK(BM_Function_RuntimeSequential);
 BENCHMARK(BM_Function_RuntimeSequentialOneInstrument);
+BENCHMARK(BM_AnalysisLookup_ManagerAtHand);
+BENCHMARK(BM_AnalysisLookup_Module);
+BENCHMARK(BM_AnalysisLookup_Function);
 
 }  // namespace
 

@@ -113,6 +113,27 @@ void BM_Function_LLVMNewPM(benchmark::State& state) {
   per_pass(state, pass_count * function_count);
 }
 
+/// A function analysis whose result is one number, looked up cached as a
+/// pass looks it up: `FunctionAnalysisManager::getResult`.
+struct LLVMSize : llvm::AnalysisInfoMixin<LLVMSize> {
+  struct Result {
+    std::size_t blocks;
+  };
+  Result run(llvm::Function& function, llvm::FunctionAnalysisManager&) { return {function.size()}; }
+  static llvm::AnalysisKey Key;  // NOLINT(readability-identifier-naming): LLVM's name
+};
+llvm::AnalysisKey LLVMSize::Key;
+
+void BM_AnalysisLookup_LLVMGetResult(benchmark::State& state) {
+  llvm::LLVMContext context;
+  auto module = llvm_module(context, function_count);
+  LLVMManagers managers;
+  managers.function_analyses.registerPass([] { return LLVMSize(); });
+  llvm::Function& function = *module->getFunction("f7");
+  (void)managers.function_analyses.getResult<LLVMSize>(function);
+  for (auto _ : state) benchmark::DoNotOptimize(&managers.function_analyses.getResult<LLVMSize>(function));
+}
+
 // -- MLIR's PassManager -----------------------------------------------------------
 
 template <int I>
@@ -192,5 +213,6 @@ BENCHMARK(BM_Module_LLVMNewPM);
 BENCHMARK(BM_Module_MLIRPassManager);
 BENCHMARK(BM_Function_LLVMNewPM);
 BENCHMARK(BM_Function_MLIRPassManager);
+BENCHMARK(BM_AnalysisLookup_LLVMGetResult);
 
 }  // namespace

@@ -104,15 +104,25 @@ class AnalysisManager {
   /// The result of module analysis A on `ir`: cached, else computed now.
   template <ModuleAnalysis<IR> A>
   const AnalysisResult<A, IR>& get(const IR& ir) {
-    const std::unique_lock lock = lock_if_shared();
-    Slot& slot = slot_of<A>();
-    if (!slot.module) slot.module = compute<A>(std::string_view(), [&] { return A{}(ir); });
-    return static_cast<const Holder<AnalysisResult<A, IR>>&>(*slot.module).value;
+    // A cached result in a run on one thread: two loads and a test.
+    const std::size_t index = detail::analysis_index<A>();
+    if (fast_ && index < slots_.size()) [[likely]] {
+      if (const Result* held = slots_[index].module.get()) {
+        return static_cast<const Holder<AnalysisResult<A, IR>>&>(*held).value;
+      }
+    }
+    return compute_module<A>(ir);
   }
 
   /// The result of function analysis A on function `function` of `ir`.
   template <FunctionAnalysis<IR> A>
   const AnalysisResult<A, IR>& get(const IR& ir, std::size_t function) {
+    const std::size_t index = detail::analysis_index<A>();
+    if (fast_ && index < slots_.size() && function < slots_[index].functions.size()) [[likely]] {
+      if (const Result* held = slots_[index].functions[function].get()) {
+        return static_cast<const Holder<AnalysisResult<A, IR>>&>(*held).value;
+      }
+    }
     const std::unique_lock lock = lock_if_shared();
     Slot& slot = slot_of<A>();
     if (slot.functions.size() <= function) slot.functions.resize(function + 1);
@@ -186,11 +196,15 @@ class AnalysisManager {
    public:
     explicit Keeping(AnalysisManager& manager) : manager_(manager) {
       if (manager_.keepers_++ == 0) manager_.clear();
+      manager_.fast_ = !manager_.shared_;
     }
     Keeping(const Keeping&) = delete;
     Keeping& operator=(const Keeping&) = delete;
     ~Keeping() {
-      if (--manager_.keepers_ == 0) manager_.clear();
+      if (--manager_.keepers_ == 0) {
+        manager_.clear();
+        manager_.fast_ = false;
+      }
     }
 
    private:
@@ -201,10 +215,16 @@ class AnalysisManager {
   /// request takes a lock.
   class Shared {
    public:
-    explicit Shared(AnalysisManager& manager) : manager_(manager) { manager_.shared_ = true; }
+    explicit Shared(AnalysisManager& manager) : manager_(manager) {
+      manager_.shared_ = true;
+      manager_.fast_ = false;
+    }
     Shared(const Shared&) = delete;
     Shared& operator=(const Shared&) = delete;
-    ~Shared() { manager_.shared_ = false; }
+    ~Shared() {
+      manager_.shared_ = false;
+      manager_.fast_ = manager_.keepers_ > 0;
+    }
 
    private:
     AnalysisManager& manager_;
@@ -224,6 +244,14 @@ class AnalysisManager {
     std::unique_ptr<Result> module = nullptr;
     std::vector<std::unique_ptr<Result>> functions = {};
   };
+
+  template <class A>
+  [[gnu::noinline]] const AnalysisResult<A, IR>& compute_module(const IR& ir) {
+    const std::unique_lock lock = lock_if_shared();
+    Slot& slot = slot_of<A>();
+    if (!slot.module) slot.module = compute<A>(std::string_view(), [&] { return A{}(ir); });
+    return static_cast<const Holder<AnalysisResult<A, IR>>&>(*slot.module).value;
+  }
 
   std::unique_lock<std::mutex> lock_if_shared() {
     return shared_ ? std::unique_lock(mutex_) : std::unique_lock<std::mutex>();
@@ -267,6 +295,7 @@ class AnalysisManager {
   std::size_t keepers_ = 0;
   std::size_t computations_ = 0;
   bool shared_ = false;
+  bool fast_ = false;  // results kept (in a run), and one thread asks: look-ups take no lock
   std::mutex mutex_;
   const std::vector<std::shared_ptr<Instrument>>* instruments_ = nullptr;
 };
@@ -279,6 +308,7 @@ class AnalysisCaches {
   AnalysisCaches(const AnalysisCaches&) {}
   AnalysisCaches& operator=(const AnalysisCaches&) {
     managers_.clear();
+    last_tag_ = last_ = nullptr;
     return *this;
   }
   AnalysisCaches(AnalysisCaches&&) noexcept = default;
@@ -287,16 +317,25 @@ class AnalysisCaches {
   template <class IR>
   AnalysisManager<IR>& get() {
     const void* tag = &tag_of<IR>;
+    if (last_tag_ == tag) [[likely]] return *static_cast<AnalysisManager<IR>*>(last_);
     for (const auto& [key, manager] : managers_) {
-      if (key == tag) return *static_cast<AnalysisManager<IR>*>(manager.get());
+      if (key == tag) return remember<IR>(manager.get());
     }
     auto manager = std::make_shared<AnalysisManager<IR>>();
-    AnalysisManager<IR>& result = *manager;
-    managers_.emplace_back(tag, std::move(manager));
-    return result;
+    managers_.emplace_back(tag, manager);
+    return remember<IR>(manager.get());
   }
 
  private:
+  template <class IR>
+  AnalysisManager<IR>& remember(void* manager) {
+    last_tag_ = &tag_of<IR>;
+    last_ = manager;
+    return *static_cast<AnalysisManager<IR>*>(manager);
+  }
+
+  const void* last_tag_ = nullptr;  // the IR asked for last, and its manager
+  void* last_ = nullptr;
   template <class IR>
   static constexpr char tag_of = 0;
   std::vector<std::pair<const void*, std::shared_ptr<void>>> managers_;
