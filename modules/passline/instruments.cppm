@@ -140,7 +140,7 @@ struct PrintIRPass {
 
 /// `--print-changed`: the IR once at the start, then after each pass the IR
 /// only if it changed (by fingerprint, or by text for an IR without one),
-/// else a one-line note. `quiet` prints changed IR only; `diff` prints a
+/// else a one-line note; for an IR with neither, a note that it cannot tell. `quiet` prints changed IR only; `diff` prints a
 /// unified diff from the IR as last printed instead of the whole IR.
 class PrintChanged final : public Instrument {
  public:
@@ -165,6 +165,13 @@ class PrintChanged final : public Instrument {
   }
   void after_pass(const PassInfo& info, IRView ir, const PassPlace& place) override {
     if (place.pipeline) return;
+    if (!ir.printable() && !ir.fingerprintable()) {  // nothing to compare by: never "no change"
+      if (mode_ != Mode::quiet) {
+        out_(detail::dump_header("After", info, place,
+                                 " (cannot tell whether it changed: the IR has neither a printer nor a fingerprint)"));
+      }
+      return;
+    }
     // Unchanged functions keep their fingerprints, so an unchanged IR's is at
     // hand. Another IR is printed first, to show if it changed (or to compare
     // by text, without a fingerprint), and a print may fingerprint it too.

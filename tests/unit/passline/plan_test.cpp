@@ -178,3 +178,22 @@ TEST(Plan, TheSamePassErrorOnEveryPath) {
 }
 
 }  // namespace
+
+namespace {
+
+// --print-changed on an IR it cannot compare (no printer, no fingerprint):
+// it says so after each pass, never "omitted because no change".
+TEST(Plan, PrintChangedSaysWhenItCannotTell) {
+  std::string out;
+  PassContext ctx;
+  ctx.instruments = {std::make_shared<passline::PrintChanged>(passline::PrintChanged::Mode::full,
+                                                              [&](std::string_view text) { out += text; })};
+  (void)passline::Sequential<Infer, Fold>{}(Trace{}, ctx);
+  EXPECT_EQ(out.find("no change"), std::string::npos) << out;
+  EXPECT_NE(out.find("// *** IR Dump After FoldConstant (cannot tell whether it changed: the IR has neither a "
+                     "printer nor a fingerprint) ***"),
+            std::string::npos)
+      << out;
+}
+
+}  // namespace
