@@ -13,17 +13,21 @@ import passline.ir.passes;
 
 export namespace passline::pipelines {
 
+/// Each level is a static pipeline under its own name, so that a static use
+/// (`passline::pipelines::O2{}(module, ctx)`) stands as `O2` in timings and
+/// errors, as the registered one does.
+
 /// Types only: what every later level starts from.
-using O0 = Sequential<ir::InferType>;
+using O0 = Named<"O0", Sequential<ir::InferType>>;
 /// Cheap clean-ups: identities and dead code.
-using O1 = Sequential<ir::InferType, ir::SimplifyExpr, ir::DeadCodeElimination>;
+using O1 = Named<"O1", Sequential<ir::InferType, ir::SimplifyExpr, ir::DeadCodeElimination>>;
 /// Folding and identities, common subexpressions, the identities they expose
 /// (x - x once both are one value), then dead code.
-using O2 = Sequential<ir::InferType, ir::FoldConstant, ir::SimplifyExpr, ir::EliminateCommonSubexpr, ir::SimplifyExpr,
-                      ir::DeadCodeElimination>;
+using O2 = Named<"O2", Sequential<ir::InferType, ir::FoldConstant, ir::SimplifyExpr, ir::EliminateCommonSubexpr,
+                                  ir::SimplifyExpr, ir::DeadCodeElimination>>;
 /// O2 after inlining small functions.
-using O3 = Sequential<ir::InferType, ir::Inline, ir::FoldConstant, ir::SimplifyExpr, ir::EliminateCommonSubexpr,
-                      ir::SimplifyExpr, ir::DeadCodeElimination>;
+using O3 = Named<"O3", Sequential<ir::InferType, ir::Inline, ir::FoldConstant, ir::SimplifyExpr,
+                                  ir::EliminateCommonSubexpr, ir::SimplifyExpr, ir::DeadCodeElimination>>;
 
 /// The registry of the reference IR with its passes and O0..O3 in it.
 Registry<ir::Module>& registry() {

@@ -96,7 +96,7 @@ constexpr std::array<PassInfo, sizeof...(Ts)> infos_of(TypeList<Ts...>) {
 }
 
 /// One address per type, so that constexpr code can tell two types apart; a
-/// pass inserted for a requirement is the pass it wraps.
+/// pass inserted for a requirement, or configured, is the pass it wraps.
 template <class T>
 inline constexpr char type_tag = 0;
 
@@ -106,6 +106,20 @@ struct pass_identity {
 };
 template <class P>
 struct pass_identity<Inserted<P>> {
+  using type = P;
+};
+template <class P, auto Set>
+struct pass_identity<Configured<P, Set>> {
+  using type = P;
+};
+
+/// The pass that resolution inserted, as itself: what the compiled form runs.
+template <class T>
+struct without_inserted {
+  using type = T;
+};
+template <class P>
+struct without_inserted<Inserted<P>> {
   using type = P;
 };
 

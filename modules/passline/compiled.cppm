@@ -92,7 +92,7 @@ struct Compiler {
   // pass itself again.
   template <std::size_t... K>
   static auto select(std::index_sequence<K...>)
-      -> CompiledSequential<typename pass_identity<type_at<Leaves, kept.first[K]>>::type...>;
+      -> CompiledSequential<typename without_inserted<type_at<Leaves, kept.first[K]>>::type...>;
 
   // One static_assert, and then an empty pipeline so that nothing else fails.
   using type = decltype(select(

@@ -108,6 +108,16 @@ struct Inserted : P {
   }();
 };
 
+/// `P` with option values set where the pipeline is written, for a static
+/// pipeline: `Configured<Inline, [](Inline& pass) { pass.max_size = 40; }>`.
+/// The compiler checks the options (their names and types are P's members),
+/// and the pass runs, prints and is timed as P with these values.
+template <class P, auto Set>
+  requires requires(P& pass) { Set(pass); }
+struct Configured : P {
+  constexpr Configured() : P() { Set(static_cast<P&>(*this)); }
+};
+
 /// Why a run puts a pass where it stands (`PassPlace::reason`, and
 /// `--print-pipeline=expanded`).
 enum class RunReason : unsigned char {

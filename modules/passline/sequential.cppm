@@ -127,13 +127,7 @@ struct Sequential {
   /// Checks the pipeline over IR at compile time, then runs it under `ctx`.
   template <class IR>
   IR operator()(IR ir, PassContext& ctx) const {
-    using Carrier = detail::pipeline_carrier_t<IR, typename Facts::Leaves>;
-    if constexpr (std::is_void_v<Carrier>) {
-      return run(std::move(ir), ctx);
-    } else {
-      detail::diagnose<Carrier>();
-      return ir;
-    }
+    return checked_run<Sequential>(*this, std::move(ir), ctx);
   }
 
   /// Runs the pipeline under `PassContext::current()`.
@@ -149,14 +143,7 @@ struct Sequential {
   /// its plan, as a runtime pipeline of the same passes does.
   template <class IR>
   IR run(IR ir, PassContext& ctx) const {
-    if constexpr (slot_count == 0 && !has_inserted) {
-      if (ctx.is_plain()) return run_plain(std::move(ir), ctx);
-      static const detail::StaticNode<IR, Sequential> node{Sequential{}};
-      return detail::run_node(node, std::move(ir), ctx);
-    } else {
-      const detail::StaticNode<IR, Sequential> node{*this};
-      return detail::run_node(node, std::move(ir), ctx);
-    }
+    return run_as<Sequential>(*this, std::move(ir), ctx);
   }
 
   /// The pass at position I of the flattened pipeline: a slot with its pass.
@@ -165,15 +152,40 @@ struct Sequential {
     return leaf<detail::type_at<typename Facts::Leaves, I>, I>();
   }
 
+  /// `run` and the call operator for the pipeline `Self` (this one, or one
+  /// that names it): it stands under `Self::info.name`.
+  template <class Self, class IR>
+  static IR checked_run(const Self& self, IR ir, PassContext& ctx) {
+    using Carrier = detail::pipeline_carrier_t<IR, typename Facts::Leaves>;
+    if constexpr (std::is_void_v<Carrier>) {
+      return run_as<Self>(self, std::move(ir), ctx);
+    } else {
+      detail::diagnose<Carrier>();
+      return ir;
+    }
+  }
+
+  template <class Self, class IR>
+  static IR run_as(const Self& self, IR ir, PassContext& ctx) {
+    if constexpr (slot_count == 0 && !has_inserted) {
+      if (ctx.is_plain()) return run_plain<Self>(std::move(ir), ctx);
+      static const detail::StaticNode<IR, Self> node{Self{}};
+      return detail::run_node(node, std::move(ir), ctx);
+    } else {
+      const detail::StaticNode<IR, Self> node{self};
+      return detail::run_node(node, std::move(ir), ctx);
+    }
+  }
+
  private:
-  template <class IR>
-  IR run_plain(IR ir, PassContext& ctx) const {
+  template <class Self, class IR>
+  static IR run_plain(IR ir, PassContext& ctx) {
     AnalysisManager<IR>& analyses = ctx.analyses<IR>();
     const typename AnalysisManager<IR>::Keeping keeping(analyses);
     auto reaches = [&](std::size_t i) { return ctx.opt_level >= Facts::levels[i]; };
     auto call = [&]<class L, std::size_t I>(IR input) {
       IR output = detail::guarded(
-          Facts::infos[I].name, [] { return detail::path_text({Facts::infos[I].name, info.name}); },
+          Facts::infos[I].name, [] { return detail::path_text({Facts::infos[I].name, Self::info.name}); },
           [&] { return detail::invoke_pass(L{}, std::move(input), ctx); });
       detail::after_pass(analyses, Facts::infos[I], !ModulePass<L, IR>, output);
       return output;
@@ -193,6 +205,34 @@ struct Sequential {
   }
 
   [[no_unique_address]] Fillers fillers_{};
+};
+
+/// A static pipeline under a name of its own: `Named<"Cleanup", Sequential<A, B>>`
+/// stands as `Cleanup` in timings, traces, plans and error paths, where an
+/// unnamed one stands as `Sequential`.
+template <fixed_string Name, class Pipeline>
+  requires requires { Pipeline::slot_count; }
+struct Named : Pipeline {
+  static constexpr PassInfo info = [] {
+    PassInfo declared = Pipeline::info;
+    declared.name = Name.view();
+    return declared;
+  }();
+
+  using Pipeline::Pipeline;
+
+  template <class IR>
+  IR operator()(IR ir, PassContext& ctx) const {
+    return Pipeline::template checked_run<Named>(*this, std::move(ir), ctx);
+  }
+  template <class IR>
+  IR operator()(IR ir) const {
+    return (*this)(std::move(ir), PassContext::current());
+  }
+  template <class IR>
+  IR run(IR ir, PassContext& ctx) const {
+    return Pipeline::template run_as<Named>(*this, std::move(ir), ctx);
+  }
 };
 
 }  // namespace passline

@@ -197,3 +197,51 @@ TEST(Plan, PrintChangedSaysWhenItCannotTell) {
 }
 
 }  // namespace
+
+namespace {
+
+/// A pass with an option: it records itself `times` times.
+struct Tagged {
+  static constexpr PassInfo info{.name = "Tagged"};
+  std::int64_t times = 1;
+  static constexpr auto options =
+      passline::options(passline::option<&Tagged::times>("times", "how many times it records itself"));
+  Trace operator()(Trace trace, PassContext&) const {
+    for (std::int64_t i = 0; i < times; ++i) trace.ran.emplace_back("Tagged");
+    return trace;
+  }
+};
+
+/// Tagged with its option set where the pipeline is written.
+using Thrice = passline::Configured<Tagged, [](Tagged& pass) { pass.times = 3; }>;
+
+TEST(Plan, AStaticPipelineRunsAConfiguredPassWithItsValues) {
+  using Pipeline = passline::Sequential<Tagged, Thrice>;  // one pass, two configurations
+  PassContext plain;
+  EXPECT_EQ(Pipeline{}(Trace{}, plain).ran, (Names(4, "Tagged")));
+  PassContext watched;
+  watched.instruments = {std::make_shared<Recorder>()};
+  EXPECT_EQ(Pipeline{}(Trace{}, watched).ran, (Names(4, "Tagged")));
+  // It prints, and so reproduces, with its values.
+  EXPECT_EQ(Pass<Trace>(Pipeline{}).text(), "Tagged{times=1},Tagged{times=3}");
+  using AtO2 = passline::Compiled<2, Pipeline>;
+  EXPECT_EQ(AtO2{}(Trace{}, plain).ran, (Names(4, "Tagged")));
+}
+
+TEST(Plan, ANamedStaticPipelineStandsUnderItsName) {
+  using Cleanup = passline::Named<"Cleanup", passline::Sequential<Infer, Broken>>;
+  static_assert(Cleanup::info.name == "Cleanup");
+  for (bool watched : {false, true}) {
+    PassContext ctx;
+    if (watched) ctx.instruments = {std::make_shared<Recorder>()};
+    try {
+      (void)Cleanup{}(Trace{}, ctx);
+      FAIL() << "expected an error";
+    } catch (const passline::PassError& error) {
+      EXPECT_STREQ(error.what(), "pass 'Broken' failed (in Cleanup/Broken): out of cheese");
+    }
+  }
+  EXPECT_EQ(passline::plan_text(Pass<Trace>(Cleanup{}).plan(PassContext{})), "Cleanup\n  InferType\n  Broken\n");
+}
+
+}  // namespace
