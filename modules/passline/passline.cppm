@@ -14,6 +14,7 @@ export import :ir_traits;
 export import :concepts;
 export import :diagnostics;
 export import :sequential;
+export import :fixed_point;
 export import :resolution;
 export import :compiled;
 export import :pass;

@@ -245,3 +245,32 @@ TEST(Plan, ANamedStaticPipelineStandsUnderItsName) {
 }
 
 }  // namespace
+
+namespace {
+
+/// Records itself until the trace holds `Limit` entries, then changes nothing.
+template <passline::fixed_string Name, std::size_t Limit>
+struct Until {
+  static constexpr PassInfo info{.name = Name.view()};
+  Trace operator()(Trace trace, PassContext&) const {
+    if (trace.ran.size() < Limit) trace.ran.emplace_back(info.name);
+    return trace;
+  }
+};
+
+TEST(Plan, AFixedPointRunsUntilTheIRStopsChanging) {
+  using Body = passline::Sequential<Until<"A", 5>, Until<"B", 5>>;
+  PassContext ctx;
+  // Rounds: A B | A B | A -, then a round that changes nothing ends it.
+  EXPECT_EQ((passline::FixedPoint<10, Body>{}(Trace{}, ctx).ran), (Names{"A", "B", "A", "B", "A"}));
+  // At most N rounds.
+  EXPECT_EQ((passline::FixedPoint<1, Body>{}(Trace{}, ctx).ran), (Names{"A", "B"}));
+  // The runtime form runs the same.
+  const Pass<Trace> runtime = passline::fixed_point(Pass<Trace>(Body{}), 10);
+  EXPECT_EQ(runtime(Trace{}, ctx).ran, (Names{"A", "B", "A", "B", "A"}));
+  // Inside a pipeline it is one pass.
+  EXPECT_EQ((passline::Sequential<Infer, passline::FixedPoint<2, Body, "Cleanup">>{}(Trace{}, ctx).ran),
+            (Names{"InferType", "A", "B", "A", "B"}));
+}
+
+}  // namespace
