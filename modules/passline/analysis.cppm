@@ -8,6 +8,8 @@
 // a finding into exactly one static_assert with a carrier type.
 module;
 #include <boost/hana.hpp>
+#include <boost/mp11/algorithm.hpp>
+#include <boost/mp11/list.hpp>
 
 #include <algorithm>
 #include <array>
@@ -31,21 +33,15 @@ namespace passline::detail {
 template <class P>
 concept StaticPipeline = requires { P::passes; };
 
-/// A flat list of pass types. Per-pass work expands its pack directly and picks
-/// the I-th type in constant time, which keeps a thousand passes cheap to
-/// compile; Hana tuples are what the API shows and what nested pipelines are
-/// flattened with.
+/// A flat list of pass types (Boost.Mp11's list). Per-pass work expands its
+/// pack directly and picks the I-th type in constant time (mp_at_c), which
+/// keeps a thousand passes cheap to compile; Hana tuples are what the API
+/// shows and what nested pipelines are flattened with.
 template <class... Ts>
-struct TypeList {
-  static constexpr std::size_t size = sizeof...(Ts);
-  template <std::size_t I>
-  using at = __type_pack_element<I, Ts...>;
-};
+using TypeList = boost::mp11::mp_list<Ts...>;
 
-template <class... As, class... Bs>
-constexpr TypeList<As..., Bs...> concat(TypeList<As...>, TypeList<Bs...>) {
-  return {};
-}
+template <class List>
+inline constexpr std::size_t size_of = boost::mp11::mp_size<List>::value;
 
 template <class Tuple>
 constexpr auto to_type_list(Tuple types) {
@@ -78,7 +74,7 @@ constexpr auto flatten_passes() {
 }
 
 template <class List, std::size_t I>
-using type_at = typename List::template at<I>;
+using type_at = boost::mp11::mp_at_c<List, I>;
 
 template <class P>
 constexpr PassInfo info_of() {

@@ -123,15 +123,7 @@ class AnalysisManager {
         return static_cast<const Holder<AnalysisResult<A, IR>>&>(*held).value;
       }
     }
-    const std::unique_lock lock = lock_if_shared();
-    Slot& slot = slot_of<A>();
-    if (slot.functions.size() <= function) slot.functions.resize(function + 1);
-    std::unique_ptr<Result>& held = slot.functions[function];
-    if (!held) {
-      held = compute<A>(detail::function_label(ir, function),
-                        [&] { return A{}(IRTraits<IR>::function(ir, function), ir); });
-    }
-    return static_cast<const Holder<AnalysisResult<A, IR>>&>(*held).value;
+    return compute_function<A>(ir, function);
   }
 
   /// The cached result of A, or null: never computes.
@@ -246,6 +238,19 @@ class AnalysisManager {
   };
 
   template <class A>
+  [[gnu::noinline]] const AnalysisResult<A, IR>& compute_function(const IR& ir, std::size_t function) {
+    const std::unique_lock lock = lock_if_shared();
+    Slot& slot = slot_of<A>();
+    if (slot.functions.size() <= function) slot.functions.resize(function + 1);
+    std::unique_ptr<Result>& held = slot.functions[function];
+    if (!held) {
+      held = compute<A>(detail::function_label(ir, function),
+                        [&] { return A{}(IRTraits<IR>::function(ir, function), ir); });
+    }
+    return static_cast<const Holder<AnalysisResult<A, IR>>&>(*held).value;
+  }
+
+  template <class A>
   [[gnu::noinline]] const AnalysisResult<A, IR>& compute_module(const IR& ir) {
     const std::unique_lock lock = lock_if_shared();
     Slot& slot = slot_of<A>();
@@ -314,10 +319,17 @@ class AnalysisCaches {
   AnalysisCaches(AnalysisCaches&&) noexcept = default;
   AnalysisCaches& operator=(AnalysisCaches&&) noexcept = default;
 
+  /// The manager for IR: the one asked for last in two loads and a test.
   template <class IR>
   AnalysisManager<IR>& get() {
+    if (last_tag_ == &tag_of<IR>) [[likely]] return *static_cast<AnalysisManager<IR>*>(last_);
+    return find_or_make<IR>();
+  }
+
+ private:
+  template <class IR>
+  [[gnu::noinline]] AnalysisManager<IR>& find_or_make() {
     const void* tag = &tag_of<IR>;
-    if (last_tag_ == tag) [[likely]] return *static_cast<AnalysisManager<IR>*>(last_);
     for (const auto& [key, manager] : managers_) {
       if (key == tag) return remember<IR>(manager.get());
     }
@@ -326,7 +338,6 @@ class AnalysisCaches {
     return remember<IR>(manager.get());
   }
 
- private:
   template <class IR>
   AnalysisManager<IR>& remember(void* manager) {
     last_tag_ = &tag_of<IR>;

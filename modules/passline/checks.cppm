@@ -98,7 +98,7 @@ constexpr auto finding_carrier() {
 template <class IR, class Leaves, Openness Open>
 constexpr auto pipeline_carrier() {
   constexpr std::size_t bad = first_bad_shape<IR>(Leaves{});
-  if constexpr (bad < Leaves::size) {
+  if constexpr (bad < size_of<Leaves>) {
     return shape_carrier<IR, type_at<Leaves, bad>>();
   } else {
     return finding_carrier<Leaves, check_order(infos_of(Leaves{}), type_ids_of(Leaves{}), Open)>();

@@ -40,12 +40,12 @@ struct ConfigKeyInfo {
   /// Throws ConfigError unless `value` is of the key's type and in its range.
   void check(const Value& value) const {
     if (value.index() != default_value.index()) {
-      throw ConfigError(fmt::format(fmt::runtime("config key '{}' takes {}, not {}"), name,
+      throw ConfigError(fmt::format("config key '{}' takes {}, not {}", name,
                                     a_value_type(default_value.index()), a_value_type(value.index())));
     }
     const auto* number = std::get_if<std::int64_t>(&value);
     if (range && number && (*number < range->first || *number > range->second)) {
-      throw ConfigError(fmt::format(fmt::runtime("config key '{}' takes an integer from {} to {}, not {}"), name,
+      throw ConfigError(fmt::format("config key '{}' takes an integer from {} to {}, not {}", name,
                                     range->first, range->second, *number));
     }
   }
@@ -71,7 +71,7 @@ class ConfigKeys {
     std::lock_guard lock(mutex_);
     auto [it, inserted] = keys_.try_emplace(
         std::string(name), ConfigKeyInfo{std::string(name), Value(std::move(default_value)), std::string(description)});
-    if (!inserted) throw ConfigError(fmt::format(fmt::runtime("config key '{}' is registered twice"), name));
+    if (!inserted) throw ConfigError(fmt::format("config key '{}' is registered twice", name));
     return ConfigKey<T>{it->first};
   }
 
@@ -82,7 +82,7 @@ class ConfigKeys {
     auto names = keys_ | ranges::views::keys
                  | ranges::views::transform([](const std::string& k) { return std::string_view(k); })
                  | ranges::to<std::vector>();
-    throw ConfigError(fmt::format(fmt::runtime("unknown config key '{}'{}"), name, did_you_mean(name, names)));
+    throw ConfigError(fmt::format("unknown config key '{}'{}", name, did_you_mean(name, names)));
   }
 
   /// Every key, sorted by name.
@@ -133,7 +133,7 @@ class Config {
     const ConfigKeyInfo& key = ConfigKeys::global().at(name);
     std::optional<Value> value = parse_value(key.default_value.index(), text);
     if (!value) {
-      throw ConfigError(fmt::format(fmt::runtime("config key '{}' takes {}, not '{}'"), name,
+      throw ConfigError(fmt::format("config key '{}' takes {}, not '{}'", name,
                                     a_value_type(key.default_value.index()),
                                     printable(text)));
     }

@@ -15,6 +15,8 @@
 // second round would run the early pass on an IR whose requirement no longer
 // holds).
 module;
+#include <boost/mp11/algorithm.hpp>
+
 #include <cstddef>
 #include <string_view>
 #include <type_traits>
@@ -59,7 +61,7 @@ struct ProvidedBeforeTheLoop {
 template <class Body, std::size_t... I>
 auto checked_rounds(std::index_sequence<I...>) {
   using Leaves = decltype(flatten_passes<Body>());
-  return concat(concat(TypeList<ProvidedBeforeTheLoop<Body, I>...>{}, Leaves{}), Leaves{});
+  return boost::mp11::mp_append<TypeList<ProvidedBeforeTheLoop<Body, I>...>, Leaves, Leaves>{};
 }
 
 }  // namespace passline::detail

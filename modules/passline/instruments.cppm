@@ -61,8 +61,8 @@ namespace detail {
 inline std::string dump_header(std::string_view when, const PassInfo& info, const PassPlace& place,
                                std::string_view note = {}) {
   const std::string why =
-      place.required_by.empty() ? std::string() : fmt::format(fmt::runtime(" (required by {})"), place.required_by);
-  return fmt::format(fmt::runtime("// *** IR Dump {} {}{}{} ***\n"), when, info.name, why, note);
+      place.required_by.empty() ? std::string() : fmt::format(" (required by {})", place.required_by);
+  return fmt::format("// *** IR Dump {} {}{}{} ***\n", when, info.name, why, note);
 }
 
 inline std::string with_newline(std::string text) {
@@ -133,7 +133,7 @@ struct PrintIRPass {
   template <Printable IR>
   IR operator()(IR ir, PassContext&) const {
     const std::string title = header.empty() ? std::string("PrintIR") : "PrintIR: " + header;
-    detail::write_dump(to_stderr(), fmt::format(fmt::runtime("// *** {} ***\n"), title), IRTraits<IR>::print(ir));
+    detail::write_dump(to_stderr(), fmt::format("// *** {} ***\n", title), IRTraits<IR>::print(ir));
     return ir;
   }
 };
@@ -354,7 +354,7 @@ class DumpDir final : public Instrument {
   void enter_context() override {
     std::error_code error;
     std::filesystem::create_directories(dir_, error);
-    if (error) throw FileError(fmt::format(fmt::runtime("cannot make the dump directory '{}': {}"), dir_.string(), error.message()));
+    if (error) throw FileError(fmt::format("cannot make the dump directory '{}': {}", dir_.string(), error.message()));
     step_ = 0;
     wrote_input_ = false;
   }
@@ -365,7 +365,7 @@ class DumpDir final : public Instrument {
   }
   void after_pass(const PassInfo& info, IRView ir, const PassPlace& place) override {
     if (place.pipeline) return;
-    write(fmt::format(fmt::runtime("{:03}-{}"), ++step_, info.name), ir);
+    write(fmt::format("{:03}-{}", ++step_, info.name), ir);
   }
 
  private:
@@ -449,7 +449,7 @@ class Trace final : public Instrument {
 class VerificationError : public PipelineError {
  public:
   VerificationError(std::string pass, const std::string& message)
-      : PipelineError(fmt::format(fmt::runtime("the IR is broken after pass '{}': {}"), pass, message)),
+      : PipelineError(fmt::format("the IR is broken after pass '{}': {}", pass, message)),
         pass_(std::move(pass)) {}
   const std::string& pass() const { return pass_; }
 
@@ -488,7 +488,7 @@ class OptBisect final : public Instrument {
     if (place.pipeline || !info.optional) return true;
     ++count_;
     const bool runs = limit_ < 0 || count_ <= limit_;
-    out_(fmt::format(fmt::runtime("BISECT: {} pass ({}) {}\n"), runs ? "running" : "NOT running", count_, info.name));
+    out_(fmt::format("BISECT: {} pass ({}) {}\n", runs ? "running" : "NOT running", count_, info.name));
     return runs;
   }
 
@@ -535,7 +535,7 @@ class Reproducer final : public Instrument {
     const std::string pass = shell_word("--passes=" + detail::with_options(info.name, place.options));
     try {
       if (!output_) output_ = std::make_unique<OutputFile>(file_);
-      output_->write(fmt::format(fmt::runtime("{} {} {}{}{}\n"), comment_, marker, pass, settings_.empty() ? "" : " ",
+      output_->write(fmt::format("{} {} {}{}{}\n", comment_, marker, pass, settings_.empty() ? "" : " ",
                                  settings_));
       output_->write(detail::with_newline(ir.print()));
       output_->commit();
@@ -583,7 +583,7 @@ class PassGraph final : public Instrument {
   /// edges, and a dashed "required by" edge from each prerequisite run.
   std::string dot() const {
     std::string out = "digraph passes {\n  rankdir=LR;\n  node [shape=box, fontname=\"monospace\"];\n";
-    auto id = [](int i) { return fmt::format(fmt::runtime("p{}"), i); };
+    auto id = [](int i) { return fmt::format("p{}", i); };
     // Clusters, innermost written inside their parents; the run order goes
     // through them, from the last pass before a pipeline to its first.
     struct Ends {
@@ -593,18 +593,18 @@ class PassGraph final : public Instrument {
     auto write = [&](auto& self, int parent, std::string indent) -> Ends {
       Ends ends;
       auto link = [&](int from, int to) {
-        if (from >= 0 && to >= 0) out += fmt::format(fmt::runtime("{}{} -> {};\n"), indent, id(from), id(to));
+        if (from >= 0 && to >= 0) out += fmt::format("{}{} -> {};\n", indent, id(from), id(to));
       };
       for (std::size_t i = 0; i < steps_.size(); ++i) {
         if (steps_[i].parent != parent) continue;
         Ends step{static_cast<int>(i), static_cast<int>(i)};
         if (steps_[i].pipeline) {
-          out += fmt::format(fmt::runtime("{}subgraph cluster_{} {{\n{}  label=\"{}\";\n"), indent, i, indent,
+          out += fmt::format("{}subgraph cluster_{} {{\n{}  label=\"{}\";\n", indent, i, indent,
                              steps_[i].name);
           step = self(self, static_cast<int>(i), indent + "  ");
           out += indent + "}\n";
         } else {
-          out += fmt::format(fmt::runtime("{}{} [label=\"{}\"];\n"), indent, id(i), steps_[i].name);
+          out += fmt::format("{}{} [label=\"{}\"];\n", indent, id(i), steps_[i].name);
         }
         if (step.first < 0) continue;  // an empty pipeline
         link(ends.last, step.first);
@@ -619,7 +619,7 @@ class PassGraph final : public Instrument {
       if (steps_[i].required_by.empty()) continue;
       for (std::size_t j = i + 1; j < steps_.size(); ++j) {
         if (!steps_[j].pipeline && steps_[j].name == steps_[i].required_by) {
-          out += fmt::format(fmt::runtime("  {} -> {} [style=dashed, label=\"required by\"];\n"), id(static_cast<int>(i)),
+          out += fmt::format("  {} -> {} [style=dashed, label=\"required by\"];\n", id(static_cast<int>(i)),
                              id(static_cast<int>(j)));
           break;
         }

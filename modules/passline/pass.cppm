@@ -10,6 +10,7 @@
 // their users (found in the registry when the pipeline does not list them),
 // under the context's instruments.
 module;
+#include <boost/core/type_name.hpp>
 #include <boost/hana.hpp>
 
 #include <cstddef>
@@ -51,7 +52,7 @@ struct StaticNode final : PassNode<IR> {
       using Leaves = decltype(flatten_passes<P>());
       [&]<std::size_t... I>(std::index_sequence<I...>) {
         (this->children.push_back(leaf_node<type_at<Leaves, I>, I>()), ...);
-      }(std::make_index_sequence<Leaves::size>{});
+      }(std::make_index_sequence<size_of<Leaves>>{});
     }
   }
   IR run(IR ir, PassContext& ctx) const override {
@@ -124,15 +125,12 @@ struct RenamedNode final : PassNode<IR> {
   std::shared_ptr<const PassNode<IR>> inner;
 };
 
-/// The unqualified name of a type, as the compiler spells it.
+/// The unqualified name of a type (Boost's spelling, without its scopes).
 template <class T>
-constexpr std::string_view type_name() {
-  std::string_view text = __PRETTY_FUNCTION__;
-  text.remove_prefix(text.find("T = ") + 4);
-  text = text.substr(0, text.find_first_of(";]"));
-  const std::size_t template_args = text.find('<');
-  const std::size_t scope = text.rfind("::", template_args);
-  return scope == std::string_view::npos ? text : text.substr(scope + 2);
+std::string type_name() {
+  std::string name = boost::core::type_name<T>();
+  const std::size_t scope = name.rfind("::", name.find('<'));
+  return scope == std::string::npos ? name : name.substr(scope + 2);
 }
 
 }  // namespace passline::detail
@@ -231,7 +229,8 @@ Pass<IR> function_pass(const PassInfo& info, Fn fn) {
 template <class IR, class Fn>
   requires std::is_class_v<Fn> && std::is_invocable_r_v<IR, const Fn&, IR, PassContext&>
 Pass<IR> named_pass(Fn fn, int opt_level = 0) {
-  return module_pass<IR>(PassInfo{.name = detail::type_name<Fn>(), .opt_level = opt_level}, std::move(fn));
+  const std::string name = detail::type_name<Fn>();
+  return module_pass<IR>(PassInfo{.name = name, .opt_level = opt_level}, std::move(fn));
 }
 
 /// How a runtime pipeline describes itself.

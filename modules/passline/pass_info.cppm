@@ -8,7 +8,10 @@ module;
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <concepts>
+#include <initializer_list>
 #include <span>
+#include <stdexcept>
 #include <string_view>
 export module passline:pass_info;
 
@@ -50,6 +53,28 @@ inline constexpr std::span<const std::string_view> needs = name_array<Names...>;
 /// verifier, a printer), so every requirement and analysis stays valid.
 inline constexpr std::span<const std::string_view> preserves_all = name_array<"*">;
 
+/// Where a name list is written with braces, `.required = {"InferType"}`:
+/// the braces would make an array that is gone once the declaration ends.
+/// Write `.required = passline::needs<"InferType">` (or `passline::names<...>`).
+constexpr void write_the_names_as_passline_needs_not_in_braces(bool braces) {
+  if (braces) throw std::logic_error("write PassInfo name lists as passline::needs<...>, not in braces");
+}
+
+/// The names in a PassInfo (`required`, `preserves`): a view of names in
+/// static storage, as `passline::needs<...>` and `passline::names<...>` make.
+class NameList : public std::span<const std::string_view> {
+ public:
+  using Span = std::span<const std::string_view>;
+  constexpr NameList() = default;
+  constexpr NameList(Span names) : Span(names) {}
+  /// Names held elsewhere (a vector, an array) that outlive the PassInfo.
+  template <class Names>
+    requires(std::convertible_to<const Names&, Span> && !std::same_as<Names, Span>)
+  constexpr NameList(const Names& names) : Span(names) {}
+  /// Braces: an error that says what to write instead.
+  constexpr NameList(std::initializer_list<std::string_view>) { write_the_names_as_passline_needs_not_in_braces(true); }
+};
+
 /// What every pass declares once: its unique name, the lowest opt level it runs
 /// at, the passes that must have run before it, a one-line summary, and what
 /// stays valid when it changes the IR.
@@ -60,7 +85,7 @@ inline constexpr std::span<const std::string_view> preserves_all = name_array<"*
 struct PassInfo {
   std::string_view name;
   int opt_level = 0;
-  std::span<const std::string_view> required = {};
+  NameList required = {};
   std::string_view summary = {};
   /// False for a pass that must always run when reached (`--opt-bisect-limit`
   /// never skips it): one that later passes' preconditions depend on.
@@ -68,7 +93,7 @@ struct PassInfo {
   /// What stays valid when this pass changes the IR: the names of passes whose
   /// requirement it keeps, and of analyses whose results it keeps. Default:
   /// nothing. `preserves_all` for a pass that never changes the IR.
-  std::span<const std::string_view> preserves = {};
+  NameList preserves = {};
 
   /// True when `pass` is one of this pass's requirements.
   constexpr bool requires_pass(std::string_view pass) const {

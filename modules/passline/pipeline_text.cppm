@@ -19,6 +19,7 @@ module;
 
 #include <fmt/format.h>
 #include <range/v3/algorithm/any_of.hpp>
+#include <range/v3/algorithm/find.hpp>
 export module passline:pipeline_text;
 import :value;
 import :options;
@@ -39,102 +40,102 @@ inline constexpr std::size_t max_pipeline_nesting = 64;
 
 namespace passline::detail {
 
-template <class IR>
+/// One element of pipeline text, checked against the registry: a pass with
+/// the options the text sets, or (with no name) a `seq(...)` of elements.
+struct PipelineElement {
+  std::string name;
+  OptionValues options;
+  std::vector<PipelineElement> passes;
+};
+
+/// The parser, the same for every IR: it reads names and options through the
+/// registry's catalog and hands back what the text says; `build` makes passes.
 class PipelineParser {
  public:
-  PipelineParser(const Registry<IR>& registry, std::string_view text) : registry_(registry), text_(text) {}
+  PipelineParser(const PassCatalog& catalog, std::string_view text) : catalog_(catalog), text_(text) {}
 
-  Pass<IR> parse() {
-    std::vector<Pass<IR>> passes = list();
-    if (at_end()) return make_sequential(std::move(passes), {}, &registry_, true);  // the top-level list
+  std::vector<PipelineElement> parse() {
+    std::vector<PipelineElement> elements = list();
+    if (at_end()) return elements;
     if (peek() == ')') fail(pos_, 1, "unexpected ')' with no 'seq(' to close");
-    fail(pos_, 1, fmt::format(fmt::runtime("expected ',' between passes, found '{}'"), printable(first_character(text_.substr(pos_)))));
+    fail(pos_, 1, fmt::format("expected ',' between passes, found '{}'", printable(first_character(text_.substr(pos_)))));
   }
 
  private:
-  std::vector<Pass<IR>> list() {
-    std::vector<Pass<IR>> passes;
+  std::vector<PipelineElement> list() {
+    std::vector<PipelineElement> elements;
     skip_spaces();
-    if (at_end() || peek() == ')') return passes;
-    passes.push_back(element());
+    if (at_end() || peek() == ')') return elements;
+    elements.push_back(element());
     for (skip_spaces(); !at_end() && peek() == ','; skip_spaces()) {
       ++pos_;
       skip_spaces();
       if (at_end() || peek() == ',' || peek() == ')') fail(pos_, 1, "expected a pass name after ','");
-      passes.push_back(element());
+      elements.push_back(element());
     }
-    return passes;
+    return elements;
   }
 
-  Pass<IR> element() {
+  PipelineElement element() {
     const std::size_t start = pos_;
     const std::string_view name = word();
-    if (name.empty()) fail(pos_, 1, fmt::format(fmt::runtime("expected a pass name, found '{}'"), printable(first_character(text_.substr(pos_)))));
+    if (name.empty()) fail(pos_, 1, fmt::format("expected a pass name, found '{}'", printable(first_character(text_.substr(pos_)))));
     if (name == "seq") return nested(start);
-    if (!registry_.contains(name)) {
-      fail(start, name.size(), fmt::format(fmt::runtime("unknown pass '{}'{}"), printable(name), did_you_mean(name, registry_.names())));
+    if (!catalog_.contains(name)) {
+      fail(start, name.size(), unknown_pass(printable(name), did_you_mean(name, catalog_.names())));
     }
-    OptionValues options;
+    PipelineElement pass{.name = std::string(name), .options = {}, .passes = {}};
     skip_spaces();
-    if (!at_end() && peek() == '{') options = option_list(name);
-    return registry_.create(name, options);
+    if (!at_end() && peek() == '{') pass.options = option_list(name);
+    return pass;
   }
 
-  Pass<IR> nested(std::size_t at) {
+  PipelineElement nested(std::size_t at) {
     skip_spaces();
     if (at_end() || peek() != '(') fail(pos_, 1, "expected '(' after 'seq'");
     if (depth_ == max_pipeline_nesting) {
-      fail(at, 3, fmt::format(fmt::runtime("'seq(' nested more than {} deep"), max_pipeline_nesting));
+      fail(at, 3, fmt::format("'seq(' nested more than {} deep", max_pipeline_nesting));
     }
     const std::size_t open = pos_++;
     ++depth_;
-    std::vector<Pass<IR>> passes = list();
+    PipelineElement seq{.name = {}, .options = {}, .passes = list()};
     --depth_;
     skip_spaces();
-    if (at_end()) fail(open, 1, fmt::format(fmt::runtime("'seq(' at column {} is never closed"), open + 1));
-    if (peek() != ')') fail(pos_, 1, fmt::format(fmt::runtime("expected ',' or ')', found '{}'"), printable(first_character(text_.substr(pos_)))));
+    if (at_end()) fail(open, 1, fmt::format("'seq(' at column {} is never closed", open + 1));
+    if (peek() != ')') fail(pos_, 1, fmt::format("expected ',' or ')', found '{}'", printable(first_character(text_.substr(pos_)))));
     ++pos_;
-    return registry_.sequential(std::move(passes));
+    return seq;
   }
 
   OptionValues option_list(std::string_view pass) {
     const std::size_t open = pos_++;
-    const std::vector<OptionSpec>& specs = registry_.options_of(pass);
+    const std::vector<OptionSpec>& specs = catalog_.options_of(pass);
     OptionValues values;
     for (skip_spaces(); at_end() || peek() != '}'; skip_spaces()) {
-      if (at_end()) fail(open, 1, fmt::format(fmt::runtime("'{{' at column {} is never closed"), open + 1));
+      if (at_end()) fail(open, 1, fmt::format("'{{' at column {} is never closed", open + 1));
       const std::size_t name_at = pos_;
       const std::string_view name = word();
-      if (name.empty()) fail(pos_, 1, fmt::format(fmt::runtime("expected an option name, found '{}'"), printable(first_character(text_.substr(pos_)))));
-      const OptionSpec* spec = find_spec(specs, name);
-      if (!spec) {
-        fail(name_at, name.size(), fmt::format(fmt::runtime("pass '{}' has no option '{}'{}"), pass, printable(name),
-                                               did_you_mean(name, option_names(specs))));
+      if (name.empty()) fail(pos_, 1, fmt::format("expected an option name, found '{}'", printable(first_character(text_.substr(pos_)))));
+      const auto spec = ranges::find(specs, name, &OptionSpec::name);
+      if (spec == specs.end()) {
+        fail(name_at, name.size(), no_such_option(pass, printable(name), did_you_mean(name, option_names(specs))));
       }
       if (ranges::any_of(values, [&](const auto& v) { return v.first == name; })) {
-        fail(name_at, name.size(), fmt::format(fmt::runtime("option '{}' is given twice"), name));
+        fail(name_at, name.size(), fmt::format("option '{}' is given twice", name));
       }
-      if (at_end() || peek() != '=') fail(pos_, 1, fmt::format(fmt::runtime("expected '=' after option '{}'"), name));
+      if (at_end() || peek() != '=') fail(pos_, 1, fmt::format("expected '=' after option '{}'", name));
       ++pos_;
       const std::size_t value_at = pos_;
       const std::string text = value();
       std::optional<Value> parsed = parse_value(spec->default_value.index(), text);
       if (!parsed) {
         fail(value_at, std::max<std::size_t>(pos_ - value_at, 1),
-             fmt::format(fmt::runtime("option '{}' of pass '{}' takes {}, not '{}'"), name, pass,
-                         a_value_type(spec->default_value.index()), printable(text)));
+             option_takes(name, pass, spec->default_value.index(), fmt::format("'{}'", printable(text))));
       }
       values.emplace_back(std::string(name), std::move(*parsed));
     }
     ++pos_;
     return values;
-  }
-
-  static const OptionSpec* find_spec(const std::vector<OptionSpec>& specs, std::string_view name) {
-    for (const OptionSpec& spec : specs) {
-      if (spec.name == name) return &spec;
-    }
-    return nullptr;
   }
 
   std::string value() {
@@ -163,15 +164,24 @@ class PipelineParser {
   char peek() const { return text_[pos_]; }
 
   [[noreturn]] void fail(std::size_t at, std::size_t width, const std::string& message) const {
-    throw PipelineSyntaxError(fmt::format(fmt::runtime("pipeline:1:{}: error: {}"), at + 1, message), std::string(text_), at + 1,
+    throw PipelineSyntaxError(fmt::format("pipeline:1:{}: error: {}", at + 1, message), std::string(text_), at + 1,
                               width);
   }
 
-  const Registry<IR>& registry_;
+  const PassCatalog& catalog_;
   std::string_view text_;
   std::size_t pos_ = 0;
   std::size_t depth_ = 0;  // of the 'seq(' being read
 };
+
+/// The passes of a parsed element, from the registry it was checked against.
+template <class IR>
+Pass<IR> build(const PipelineElement& element, const Registry<IR>& registry) {
+  if (!element.name.empty()) return registry.create(element.name, element.options);
+  std::vector<Pass<IR>> passes;
+  for (const PipelineElement& pass : element.passes) passes.push_back(build(pass, registry));
+  return registry.sequential(std::move(passes));
+}
 
 }  // namespace passline::detail
 
@@ -180,7 +190,11 @@ export namespace passline {
 /// Parses pipeline text into a runtime pipeline of passes from `registry`.
 template <class IR>
 Pass<IR> parse_pipeline(std::string_view text, const Registry<IR>& registry = Registry<IR>::global()) {
-  return detail::PipelineParser<IR>(registry, text).parse();
+  std::vector<Pass<IR>> passes;
+  for (const detail::PipelineElement& element : detail::PipelineParser(registry, text).parse()) {
+    passes.push_back(detail::build(element, registry));
+  }
+  return detail::make_sequential(std::move(passes), {}, &registry, true);  // the top-level list
 }
 
 }  // namespace passline

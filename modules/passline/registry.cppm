@@ -4,13 +4,16 @@
 // passes built at run time register a PassInfo, option declarations and a
 // factory; pipelines (static or runtime) register under a name and are then
 // used like passes (`O2` in pipeline text). A registry is also where a running
-// pipeline finds the passes its passes require. Register before running:
-// registration is not synchronized with look-ups.
+// pipeline finds the passes its passes require. A registry may be used from
+// several threads at once, registrations included. A registry of an IR that
+// IRTraits can print starts with `PrintIR` in it.
 module;
 #include <cstddef>
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <shared_mutex>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -28,11 +31,45 @@ import :context;
 import :concepts;
 import :analysis;
 import :plan;
+import :checks;
 import :options;
 import :value;
 import :pass;
 import :error;
 import :suggest;
+import :ir_traits;
+import :instruments;
+
+namespace passline::detail {
+
+// The messages of registry and pipeline-text errors, formatted outside the
+// templates: fmt checks a literal format string at compile time only where
+// its checker is reachable, which a template instantiated in an importer is not.
+inline std::string unknown_pass(std::string_view pass, std::string_view suggestion) {
+  return fmt::format("unknown pass '{}'{}", pass, suggestion);
+}
+inline std::string no_such_option(std::string_view pass, std::string_view option, std::string_view suggestion) {
+  return fmt::format("pass '{}' has no option '{}'{}", pass, option, suggestion);
+}
+/// `given` is a value type ("an integer") or a quoted word from pipeline text.
+inline std::string option_takes(std::string_view option, std::string_view pass, std::size_t takes,
+                                std::string_view given) {
+  return fmt::format("option '{}' of pass '{}' takes {}, not {}", option, pass, a_value_type(takes), given);
+}
+inline std::string registered_twice(std::string_view pass) { return fmt::format("pass '{}' is registered twice", pass); }
+
+/// What pipeline text needs of a registry, whatever its IR.
+class PassCatalog {
+ public:
+  virtual bool contains(std::string_view name) const = 0;
+  virtual std::vector<std::string_view> names() const = 0;
+  virtual const std::vector<OptionSpec>& options_of(std::string_view name) const = 0;
+
+ protected:
+  ~PassCatalog() = default;
+};
+
+}  // namespace passline::detail
 
 export namespace passline {
 
@@ -52,11 +89,14 @@ struct PassListing {
 };
 
 template <class IR>
-class Registry final : public detail::PassSource<IR> {
+class Registry final : public detail::PassSource<IR>, public detail::PassCatalog {
  public:
   using Factory = std::function<Pass<IR>(const OptionValues&)>;
 
-  Registry() = default;
+  /// An empty registry, but for `PrintIR` when IRTraits can print the IR.
+  Registry() {
+    if constexpr (Printable<IR>) add<PrintIRPass>();
+  }
   Registry(const Registry&) = delete;
   Registry& operator=(const Registry&) = delete;
 
@@ -83,6 +123,16 @@ class Registry final : public detail::PassSource<IR> {
     return *this;
   }
 
+  /// A type that is not a pass over this registry's IR (a pass of another
+  /// IR, say): one error that says why, as a pipeline would give.
+  template <class P>
+    requires(!PassFor<P, IR> && !detail::StaticPipeline<P>)
+  Registry& add() {
+    using Carrier = typename decltype(detail::shape_carrier<IR, P>())::type;
+    detail::diagnose<Carrier>();
+    return *this;
+  }
+
   /// Registers a static pipeline, or any pass, under `name`.
   template <PassFor<IR> P>
   Registry& add(std::string_view name) {
@@ -106,7 +156,10 @@ class Registry final : public detail::PassSource<IR> {
     return *this;
   }
 
-  bool contains(std::string_view name) const { return entries_.contains(name); }
+  bool contains(std::string_view name) const override {
+    std::shared_lock lock(mutex_);
+    return entries_.contains(name);
+  }
 
   /// The pass registered as `name` with `options` set (the others keep their
   /// defaults). Unknown names and options, and values of the wrong type, are
@@ -118,12 +171,11 @@ class Registry final : public detail::PassSource<IR> {
     for (const auto& [option, value] : options) {
       auto slot = ranges::find_if(values, [&](const auto& v) { return v.first == option; });
       if (slot == values.end()) {
-        throw RegistryError(fmt::format(fmt::runtime("pass '{}' has no option '{}'{}"), name, option,
-                                        did_you_mean(option, detail::option_names(entry.options))));
+        throw RegistryError(
+            detail::no_such_option(name, option, did_you_mean(option, detail::option_names(entry.options))));
       }
       if (slot->second.index() != value.index()) {
-        throw RegistryError(fmt::format(fmt::runtime("option '{}' of pass '{}' takes {}, not {}"), option, name,
-                                        a_value_type(slot->second.index()), a_value_type(value.index())));
+        throw RegistryError(detail::option_takes(option, name, slot->second.index(), a_value_type(value.index())));
       }
       slot->second = value;
     }
@@ -131,10 +183,11 @@ class Registry final : public detail::PassSource<IR> {
   }
 
   /// The options of the pass registered as `name`.
-  const std::vector<OptionSpec>& options_of(std::string_view name) const { return at(name).options; }
+  const std::vector<OptionSpec>& options_of(std::string_view name) const override { return at(name).options; }
 
   /// Every registered name with what it is, sorted by name.
   std::vector<PassListing> list() const {
+    std::shared_lock lock(mutex_);
     return entries_ | ranges::views::values | ranges::views::transform([](const std::unique_ptr<Entry>& entry) {
              return PassListing{
                  .name = entry->info.name,
@@ -149,7 +202,8 @@ class Registry final : public detail::PassSource<IR> {
   }
 
   /// The registered names, sorted.
-  std::vector<std::string_view> names() const {
+  std::vector<std::string_view> names() const override {
+    std::shared_lock lock(mutex_);
     return entries_ | ranges::views::keys
            | ranges::views::transform([](const std::string& name) { return std::string_view(name); })
            | ranges::to<std::vector>();
@@ -178,15 +232,21 @@ class Registry final : public detail::PassSource<IR> {
 
   void add_entry(const PassInfo& info, std::vector<OptionSpec> options, bool pipeline, Factory factory) {
     if (info.name == "seq") throw RegistryError("'seq' is reserved for nested pipelines in pipeline text");
-    if (contains(info.name)) throw RegistryError(fmt::format(fmt::runtime("pass '{}' is registered twice"), info.name));
+    std::unique_lock lock(mutex_);
+    if (entries_.contains(info.name)) throw RegistryError(detail::registered_twice(info.name));
     auto entry = std::make_unique<Entry>(info, std::move(options), pipeline, std::move(factory));
     std::string name = entry->info.name;
     entries_.emplace(std::move(name), std::move(entry));
   }
 
+  /// Entries are never removed nor moved (each has its own allocation), so
+  /// the one found stays valid once the lock is released.
   const Entry& at(std::string_view name) const {
-    if (auto it = entries_.find(name); it != entries_.end()) return *it->second;
-    throw RegistryError(fmt::format(fmt::runtime("unknown pass '{}'{}"), name, did_you_mean(name, names())));
+    {
+      std::shared_lock lock(mutex_);
+      if (auto it = entries_.find(name); it != entries_.end()) return *it->second;
+    }
+    throw RegistryError(detail::unknown_pass(name, did_you_mean(name, names())));
   }
 
   /// The made pass, marked with how it prints: a registered pipeline by its
@@ -198,6 +258,7 @@ class Registry final : public detail::PassSource<IR> {
         entry.pipeline ? OptionValues{} : std::move(values)));
   }
 
+  mutable std::shared_mutex mutex_;
   std::map<std::string, std::unique_ptr<Entry>, std::less<>> entries_;
 };
 

@@ -110,7 +110,7 @@ class Statistics {
         "                          ... Statistics Collected ...\n"
         "===-------------------------------------------------------------------------===\n\n";
     for (const Counter& counter : counters()) {
-      out += fmt::format(fmt::runtime("{:>8} {:<24} - {}\n"), counter.value, counter.pass, counter.name);
+      out += fmt::format("{:>8} {:<24} - {}\n", counter.value, counter.pass, counter.name);
     }
     return out;
   }

@@ -8,6 +8,7 @@
 // static_assert naming the passes involved.
 module;
 #include <boost/hana.hpp>
+#include <boost/mp11/algorithm.hpp>
 
 #include <cstddef>
 #include <type_traits>
@@ -48,9 +49,10 @@ constexpr auto resolution_carrier() {
 template <class Catalog, class... Ps>
 struct Resolver {
   static constexpr auto user = flatten_passes<Ps...>();
-  static constexpr auto all = concat(user, Catalog::entries);
-  using All = std::remove_cvref_t<decltype(all)>;
-  static constexpr std::size_t user_count = decltype(user)::size;
+  using User = std::remove_cvref_t<decltype(user)>;
+  using All = boost::mp11::mp_append<User, std::remove_cvref_t<decltype(Catalog::entries)>>;
+  static constexpr All all{};
+  static constexpr std::size_t user_count = size_of<User>;
   // Types that are not passes have no name and take no part; the resolved
   // Sequential reports them, with the IR, where it runs.
   static constexpr auto infos = infos_of(all);

@@ -73,7 +73,7 @@ constexpr auto first_slot(TypeList<Ls...>) {
 }
 
 /// The passes filling a pipeline's slots; empty when it has none.
-template <class Leaves, std::size_t Count = slot_positions(Leaves{})[Leaves::size]>
+template <class Leaves, std::size_t Count = slot_positions(Leaves{})[size_of<Leaves>]>
 struct SlotFillers {
   static constexpr std::size_t count = 0;
 };

@@ -64,7 +64,7 @@ inline std::vector<std::string> shell_words(std::string_view line) {
   std::string word;
   bool in_word = false;
   auto fail = [&](std::size_t at, std::string_view why) {
-    throw ShellWordsError(fmt::format(fmt::runtime("column {}: {}"), at + 1, why));
+    throw ShellWordsError(fmt::format("column {}: {}", at + 1, why));
   };
   for (std::size_t i = 0; i < line.size(); ++i) {
     const char c = line[i];
@@ -82,7 +82,7 @@ inline std::vector<std::string> shell_words(std::string_view line) {
     } else if (c == '"') {
       std::size_t j = i + 1;
       for (; j < line.size() && line[j] != '"'; ++j) {
-        if (line[j] == '$' || line[j] == '`') fail(j, fmt::format(fmt::runtime("'{}' inside double quotes would be expanded"), line[j]));
+        if (line[j] == '$' || line[j] == '`') fail(j, fmt::format("'{}' inside double quotes would be expanded", line[j]));
         if (line[j] == '\\' && j + 1 < line.size() && std::string_view("$`\"\\\n").find(line[j + 1]) != std::string_view::npos) ++j;
         word += line[j];
       }
@@ -92,7 +92,7 @@ inline std::vector<std::string> shell_words(std::string_view line) {
       if (i + 1 == line.size()) fail(i, "a backslash ends the line");
       word += line[++i];
     } else if (std::string_view("$`;|&<>()*?[").find(c) != std::string_view::npos || (c == '~' && !in_word)) {
-      fail(i, fmt::format(fmt::runtime("'{}' outside quotes would be read by a shell; quote it"), c));
+      fail(i, fmt::format("'{}' outside quotes would be read by a shell; quote it", c));
     } else {
       word += c;
     }

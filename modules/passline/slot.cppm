@@ -31,7 +31,7 @@ struct Slot {
   Slot(Pass<IR> filler) : pass(std::move(filler)) {}
 
   IR operator()(IR ir, PassContext& ctx) const {
-    if (!pass) throw PipelineError(fmt::format(fmt::runtime("slot '{}' of a static pipeline was never filled"), info.name));
+    if (!pass) throw PipelineError(fmt::format("slot '{}' of a static pipeline was never filled", info.name));
     return (*pass)(std::move(ir), ctx);
   }
 

@@ -30,7 +30,6 @@ void register_passes(Registry<Module>& registry) {
   registry.add<Inline>();
   registry.add<ToANormalForm>();
   registry.add<LambdaLift>();
-  registry.add<PrintIRPass>();  // passline's own, for any printable IR
 }
 
 /// The process-wide registry of the reference IR, with every pass in it.

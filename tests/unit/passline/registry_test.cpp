@@ -4,9 +4,22 @@
 
 #include <cstdint>
 #include <string>
+#include <thread>
 #include <vector>
 import passline;
 import passline.testing;
+
+namespace printable {
+/// An IR that IRTraits can print, and nothing more.
+struct Text {
+  std::string text;
+};
+}  // namespace printable
+
+template <>
+struct passline::IRTraits<printable::Text> {
+  static std::string print(const printable::Text& ir) { return ir.text; }
+};
 
 namespace {
 
@@ -165,6 +178,45 @@ TEST(Registry, NamedPipelinePrintsAsItsName) {
 TEST(Registry, SeqIsReserved) {
   Registry<Trace> registry;
   EXPECT_THROW(registry.add<Step<"seq">>(), RegistryError);
+}
+
+TEST(Registry, APrintableIRHasPrintIRWithoutRegisteringIt) {
+  Registry<printable::Text> registry;
+  EXPECT_EQ(registry.names(), (std::vector<std::string_view>{"PrintIR"}));
+  const Pass<printable::Text> pass = passline::parse_pipeline("PrintIR{header=here}", registry);
+  PassContext ctx;
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(pass(printable::Text{"the program"}, ctx).text, "the program");
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(), "// *** PrintIR: here ***\nthe program\n");
+  // An IR that cannot print has no PrintIR to offer.
+  EXPECT_FALSE(Registry<Trace>{}.contains("PrintIR"));
+}
+
+TEST(Registry, ParallelRegistrationsAndLookUpsAreSafe) {
+  Registry<Trace> registry;
+  fill(registry);
+  constexpr int threads = 4;
+  constexpr int per_thread = 50;
+  std::vector<std::jthread> workers;
+  for (int t = 0; t < threads; ++t) {
+    workers.emplace_back([&registry, t] {
+      for (int i = 0; i < per_thread; ++i) {
+        const std::string name = "P" + std::to_string(t) + "_" + std::to_string(i);
+        registry.add(PassInfo{.name = name}, {}, [name](const passline::OptionValues&) {
+          return passline::module_pass<Trace>(PassInfo{.name = name}, [name](Trace trace, PassContext&) {
+            trace.ran.push_back(name);
+            return trace;
+          });
+        });
+        PassContext ctx;
+        EXPECT_EQ(registry.create(name)(Trace{}, ctx).ran, (Names{name}));
+        EXPECT_EQ(registry.create("Inline").info().name, "Inline");
+        EXPECT_GE(registry.list().size(), 3u);
+      }
+    });
+  }
+  workers.clear();
+  EXPECT_EQ(registry.names().size(), 3u + threads * per_thread);
 }
 
 }  // namespace

@@ -1,0 +1,20 @@
+// Braces where passline::needs<...> is meant: the braces would make an array
+// that is gone once the declaration ends. One error, naming what to write.
+// expect-error: write_the_names_as_passline_needs_not_in_braces
+// max-lines: 40
+// max-errors: 1
+import passline;
+import passline.testing;
+
+using passline::testing::Trace;
+
+struct FoldConstant {
+#ifdef PASSLINE_COMPILE_FAIL
+  static constexpr passline::PassInfo info{.name = "FoldConstant", .required = {"InferType"}};
+#else
+  static constexpr passline::PassInfo info{.name = "FoldConstant", .required = passline::needs<"InferType">};
+#endif
+  Trace operator()(Trace trace, passline::PassContext&) const { return trace; }
+};
+
+const passline::PassInfo& info() { return FoldConstant::info; }
