@@ -234,6 +234,15 @@ void BM_AnalysisLookup_Module(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(&ctx.analyses<Module>().get<Size>(ir));
 }
 
+void BM_AnalysisLookup_FunctionManagerAtHand(benchmark::State& state) {
+  passline::PassContext ctx;
+  const Module ir;
+  auto& analyses = ctx.analyses<Module>();
+  const passline::AnalysisManager<Module>::Keeping keeping(analyses);
+  (void)analyses.get<BodyOf>(ir, 7);
+  for (auto _ : state) benchmark::DoNotOptimize(&analyses.get<BodyOf>(ir, 7));
+}
+
 void BM_AnalysisLookup_Function(benchmark::State& state) {
   passline::PassContext ctx;
   const Module ir;
@@ -255,6 +264,7 @@ BENCHMARK(BM_Function_RuntimeSequential);
 BENCHMARK(BM_Function_RuntimeSequentialOneInstrument);
 BENCHMARK(BM_AnalysisLookup_ManagerAtHand);
 BENCHMARK(BM_AnalysisLookup_Module);
+BENCHMARK(BM_AnalysisLookup_FunctionManagerAtHand);
 BENCHMARK(BM_AnalysisLookup_Function);
 
 }  // namespace
