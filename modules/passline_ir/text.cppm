@@ -70,6 +70,13 @@ class Parser {
     advance();
   }
 
+  /// A type alone, as `parse_type` (the exported one) reads it.
+  Type parse_whole_type() {
+    const Type type = parse_type();
+    if (token_ != Token::end) expected("the end of the type");
+    return type;
+  }
+
   Module parse_module() {
     Module module;
     module.source = source_;
@@ -1040,6 +1047,13 @@ export namespace passline::ir {
 Module parse(std::string text, std::string name = "<input>") {
   auto source = std::make_shared<const Source>(std::move(name), std::move(text));
   return detail::Parser(source).parse_module();
+}
+
+/// Parses a type as the text format writes it (`i64`, `(i64, bool)`,
+/// `fn(i64) -> i64`); throws IRError, in a source named `name`, if it is not one.
+Type parse_type(std::string text, std::string name = "<type>") {
+  auto source = std::make_shared<const Source>(std::move(name), std::move(text));
+  return detail::Parser(source).parse_whole_type();
 }
 
 /// Parses the file at `path` (mapped, not read: see Source::open); `name` is

@@ -1,0 +1,72 @@
+"""passline from Python: TVM's pass API over passline's C++ pass manager.
+
+    import passline
+
+    @passline.module_pass(opt_level=1)
+    def tag(mod, ctx):
+        return mod
+
+    with passline.PassContext(opt_level=3, disabled_pass=["Inline"]):
+        mod = passline.Sequential([passline.create("InferType"), tag])(mod)
+"""
+from ._core import (IRError, IRModule, Pass, PassContext, PassError, PassInfo,
+                    PipelineError, parse_pipeline, registered_passes, structural_equal)
+from . import _core
+from . import instrument, ir
+from .instrument import pass_instrument
+
+__all__ = ["IRError", "IRModule", "Pass", "PassContext", "PassError", "PassInfo",
+           "PipelineError", "Sequential", "create", "function_pass", "instrument", "ir", "module_pass",
+           "parse_pipeline", "pass_instrument", "register_pass", "registered_passes",
+           "structural_equal"]
+
+
+def create(name, **options):
+    """The C++ pass or pipeline registered as `name`, with options
+    (`max_size=8` sets the option `max-size`)."""
+    return _core.create_pass(name, {key.replace("_", "-"): value for key, value in options.items()})
+
+
+def Sequential(passes, opt_level=0, name="Sequential"):
+    """A pipeline of passes, C++ and Python alike."""
+    return _core.sequential(list(passes), name, opt_level)
+
+
+def _make_pass(pass_arg, opt_level, name, required, function_level):
+    method = "transform_function" if function_level else "transform_module"
+
+    def wrap(target):
+        if isinstance(target, type):
+            def create_class_pass(*args, **kwargs):
+                instance = target(*args, **kwargs)
+                return _core.python_pass(getattr(instance, method), name or target.__name__, opt_level,
+                                         list(required or []), function_level)
+            create_class_pass.__name__ = target.__name__
+            create_class_pass.__doc__ = target.__doc__
+            return create_class_pass
+        if not callable(target):
+            raise TypeError(f"{'function' if function_level else 'module'}_pass takes a function or a class")
+        return _core.python_pass(target, name or target.__name__, opt_level, list(required or []),
+                                 function_level)
+
+    if pass_arg is not None:
+        return wrap(pass_arg)
+    return wrap
+
+
+def module_pass(pass_func=None, opt_level=0, name=None, required=None):
+    """A module pass from a function `f(mod, ctx) -> mod`, or from a class
+    with `transform_module(self, mod, ctx)`, as in TVM."""
+    return _make_pass(pass_func, opt_level, name, required, False)
+
+
+def function_pass(pass_func=None, opt_level=0, name=None, required=None):
+    """A function pass from a function `f(func, mod, ctx) -> func`, or from a
+    class with `transform_function(self, func, mod, ctx)`, as in TVM."""
+    return _make_pass(pass_func, opt_level, name, required, True)
+
+
+def register_pass(pass_obj):
+    """Registers a pass by its name: pipeline text and C++ pipelines can use it."""
+    _core.register_pass(pass_obj)
+    return pass_obj

@@ -1,0 +1,320 @@
+// passline._core: the C++ library seen from Python. The reference IR (parse,
+// print, its functions), passes and pipelines from the registry and from
+// pipeline text, Python functions as passes, and PassContext as a `with`
+// statement. The Python package `passline` wraps it in TVM's spelling.
+#include "bindings.h"
+
+#include <pybind11/functional.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <atomic>
+#include <cstdint>
+#include <exception>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+import passline;
+import passline.ir;
+import passline.pipelines;
+
+namespace py = pybind11;
+
+namespace {
+
+using Module = passline::ir::Module;
+using Pass = passline::Pass<Module>;
+
+/// A Python value as a config or option value: bool, int, float or str.
+passline::Value to_value(const py::handle& value) {
+  if (py::isinstance<py::bool_>(value)) return passline::Value(value.cast<bool>());
+  if (py::isinstance<py::int_>(value)) return passline::Value(value.cast<std::int64_t>());
+  if (py::isinstance<py::float_>(value)) return passline::Value(value.cast<double>());
+  if (py::isinstance<py::str>(value)) return passline::Value(value.cast<std::string>());
+  throw py::type_error("a config or option value is a bool, an int, a float or a str");
+}
+
+py::object from_value(const passline::Value& value) {
+  return std::visit([](const auto& v) { return py::object(py::cast(v)); }, value);
+}
+
+using passline::python::hold;
+using passline::python::interpreter_alive;
+
+/// The PassInfo of a Python pass; the pass keeps its own copy of the names.
+Pass python_pass(const py::function& fn, const std::string& name, int opt_level,
+                 const std::vector<std::string>& required, bool function_level) {
+  const std::vector<std::string_view> names(required.begin(), required.end());
+  const passline::PassInfo info{.name = name, .opt_level = opt_level, .required = names};
+  // A pass registered by name outlives the interpreter: see hold().
+  std::shared_ptr<py::object> held = hold(fn);
+  if (function_level) {
+    return passline::function_pass<Module>(
+        info, [held](passline::ir::Function fn, const Module& module, passline::PassContext& ctx) {
+          py::gil_scoped_acquire gil;
+          return (*held)(fn, py::cast(module, py::return_value_policy::reference), py::cast(&ctx))
+              .cast<passline::ir::Function>();
+        });
+  }
+  return passline::module_pass<Module>(info, [held](Module module, passline::PassContext& ctx) {
+    py::gil_scoped_acquire gil;
+    return (*held)(std::move(module), py::cast(&ctx)).cast<Module>();
+  });
+}
+
+/// A pass's PassInfo as Python keeps it: its own copy of the names.
+struct OwnedPassInfo {
+  std::string name;
+  int opt_level = 0;
+  std::vector<std::string> required;
+  explicit OwnedPassInfo(const passline::PassInfo& info)
+      : name(info.name), opt_level(info.opt_level), required(info.required.begin(), info.required.end()) {}
+};
+
+/// A Python object with any of TVM's instrument hooks (enter_pass_ctx,
+/// exit_pass_ctx, should_run, run_before_pass, run_after_pass), as a C++
+/// instrument. Hooks are called with the GIL held; what they raise passes
+/// on as it is, as an instrument's exception does in C++.
+class PythonInstrument final : public passline::Instrument {
+ public:
+  explicit PythonInstrument(py::object hooks) : hooks_(hold(std::move(hooks))) {}
+
+  void enter_context() override { call("enter_pass_ctx"); }
+  void exit_context() override { call("exit_pass_ctx"); }
+  bool should_run(const passline::PassInfo& info, passline::IRView ir, const passline::PassPlace&) override {
+    py::gil_scoped_acquire gil;
+    if (!py::hasattr(*hooks_, "should_run")) return true;
+    return hooks_->attr("should_run")(module_of(ir), OwnedPassInfo(info)).cast<bool>();
+  }
+  void before_pass(const passline::PassInfo& info, passline::IRView ir, const passline::PassPlace&) override {
+    call("run_before_pass", ir, info);
+  }
+  void after_pass(const passline::PassInfo& info, passline::IRView ir, const passline::PassPlace&) override {
+    call("run_after_pass", ir, info);
+  }
+  /// passline's hook beyond TVM's: the pass raised; `error` is its message.
+  void after_failed_pass(const passline::PassInfo& info, passline::IRView ir, const passline::PassPlace&,
+                         std::exception_ptr error) override {
+    py::gil_scoped_acquire gil;
+    if (!py::hasattr(*hooks_, "run_after_failed_pass")) return;
+    std::string message;
+    try {
+      std::rethrow_exception(error);
+    } catch (const std::exception& e) {
+      message = e.what();
+    } catch (...) {
+      message = "unknown exception";
+    }
+    hooks_->attr("run_after_failed_pass")(module_of(ir), OwnedPassInfo(info), message);
+  }
+
+ public:
+  py::object object() const { return *hooks_; }
+
+ private:
+  static py::object module_of(passline::IRView ir) {
+    const Module* module = ir.get<Module>();
+    return module ? py::cast(*module) : py::none();
+  }
+  void call(const char* hook) {
+    py::gil_scoped_acquire gil;
+    if (py::hasattr(*hooks_, hook)) hooks_->attr(hook)();
+  }
+  void call(const char* hook, passline::IRView ir, const passline::PassInfo& info) {
+    py::gil_scoped_acquire gil;
+    if (py::hasattr(*hooks_, hook)) hooks_->attr(hook)(module_of(ir), OwnedPassInfo(info));
+  }
+
+  std::shared_ptr<py::object> hooks_;
+};
+
+/// The scopes of the contexts entered from Python on this thread, innermost last.
+thread_local std::vector<std::unique_ptr<passline::PassContext::Scope>> entered;
+
+}  // namespace
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "passline's C++ core: the reference IR, passes, pipelines and contexts";
+  py::module_::import("atexit").attr("register")(py::cpp_function([] { interpreter_alive = false; }));
+  passline::python::bind_instruments(m);
+
+  static py::exception<passline::ir::IRError> ir_error(m, "IRError", PyExc_ValueError);
+  static py::exception<passline::PassError> pass_error(m, "PassError", PyExc_RuntimeError);
+  static py::exception<passline::PipelineError> error(m, "PipelineError", PyExc_RuntimeError);
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const passline::ir::IRError& e) {
+      py::object instance = py::handle(ir_error.ptr())(e.what());
+      instance.attr("message") = e.message();
+      instance.attr("line") = e.position().line;
+      instance.attr("column") = e.position().column;
+      PyErr_SetObject(ir_error.ptr(), instance.ptr());
+    } catch (const passline::PassError& e) {
+      py::object instance = py::handle(pass_error.ptr())(e.what());
+      instance.attr("pass_name") = e.pass();
+      instance.attr("path") = e.path();
+      // A Python pass's own exception, with its traceback, is the cause.
+      try {
+        std::rethrow_if_nested(e);
+      } catch (py::error_already_set& cause) {
+        cause.restore();
+        PyObject* type = nullptr;
+        PyObject* value = nullptr;
+        PyObject* traceback = nullptr;
+        PyErr_Fetch(&type, &value, &traceback);
+        PyErr_NormalizeException(&type, &value, &traceback);
+        if (traceback) PyException_SetTraceback(value, traceback);
+        PyException_SetCause(instance.ptr(), value);  // steals value
+        Py_XDECREF(type);
+        Py_XDECREF(traceback);
+      } catch (...) {
+      }
+      PyErr_SetObject(pass_error.ptr(), instance.ptr());
+    } catch (const passline::PipelineError& e) {
+      error(e.what());
+    }
+  });
+
+  passline::python::bind_expressions(m);
+
+  py::class_<Module>(m, "IRModule")
+      .def(py::init([](const std::vector<passline::ir::Function>& functions) {
+             Module module;
+             for (const passline::ir::Function& fn : functions) {
+               if (module.find(fn.name) >= 0) throw py::value_error("function '@" + fn.name + "' is given twice");
+               module.functions.push_back(fn);
+             }
+             return module;
+           }),
+           py::arg("functions") = std::vector<passline::ir::Function>{},
+           "A module of the given functions, in order.")
+      .def_static("parse", &passline::ir::parse, py::arg("text"), py::arg("name") = "<string>",
+                  "Parses a module of the reference IR; errors keep file, line, column and caret.")
+      .def("__str__", [](const Module& module) { return passline::ir::print(module); })
+      .def("astext", [](const Module& module) { return passline::ir::print(module); })
+      .def_readonly("functions", &Module::functions)
+      .def("__getitem__", [](const Module& module, const std::string& name) {
+        for (const passline::ir::Function& fn : module.functions) {
+          if (fn.name == name) return fn;
+        }
+        throw py::key_error(name);
+      })
+      .def("__setitem__", [](Module& module, const std::string& name, passline::ir::Function fn) {
+        fn.name = name;
+        if (const std::ptrdiff_t at = module.find(name); at >= 0) {
+          module.functions[static_cast<std::size_t>(at)] = std::move(fn);
+        } else {
+          module.functions.push_back(std::move(fn));
+        }
+      }, "Replaces the function of that name, or adds it at the end; the function takes the name.")
+      .def("__delitem__", [](Module& module, const std::string& name) {
+        const std::ptrdiff_t at = module.find(name);
+        if (at < 0) throw py::key_error(name);
+        module.functions.erase(module.functions.begin() + at);
+      })
+      .def("__contains__", [](const Module& module, const std::string& name) { return module.find(name) >= 0; })
+      .def("__len__", [](const Module& module) { return module.functions.size(); })
+      .def("verify", [](const Module& module) { passline::ir::verify(module); },
+           "Raises IRError at the first ill-formed spot (an unknown global, a wrong argument count, ...).");
+
+  py::class_<OwnedPassInfo>(m, "PassInfo")
+      .def_readonly("name", &OwnedPassInfo::name)
+      .def_readonly("opt_level", &OwnedPassInfo::opt_level)
+      .def_readonly("required", &OwnedPassInfo::required)
+      .def("__repr__", [](const OwnedPassInfo& i) { return "<passline.PassInfo " + i.name + ">"; });
+
+  py::class_<passline::PassContext>(m, "PassContext")
+      .def(py::init([](int opt_level, std::vector<std::string> required, std::vector<std::string> disabled,
+                       const py::dict& config, const py::list& instruments) {
+             auto ctx = std::make_unique<passline::PassContext>();
+             ctx->opt_level = opt_level;
+             for (const py::handle& hooks : instruments) {
+               if (py::isinstance<passline::Instrument>(hooks)) {
+                 ctx->instruments.push_back(hooks.cast<std::shared_ptr<passline::Instrument>>());
+               } else {
+                 ctx->instruments.push_back(
+                     std::make_shared<PythonInstrument>(py::reinterpret_borrow<py::object>(hooks)));
+               }
+             }
+             ctx->required = std::move(required);
+             ctx->disabled = std::move(disabled);
+             for (const auto& [key, value] : config) ctx->config.set(key.cast<std::string>(), to_value(value));
+             return ctx;
+           }),
+           py::arg("opt_level") = 2, py::arg("required_pass") = std::vector<std::string>{},
+           py::arg("disabled_pass") = std::vector<std::string>{}, py::arg("config") = py::dict(),
+           py::arg("instruments") = py::list())
+      .def_readwrite("opt_level", &passline::PassContext::opt_level)
+      .def_readwrite("required_pass", &passline::PassContext::required)
+      .def_readwrite("disabled_pass", &passline::PassContext::disabled)
+      .def("config", [](const passline::PassContext& ctx) {
+        py::dict values;
+        for (const auto& [key, value] : ctx.config.values()) values[py::str(key)] = from_value(value);
+        return values;
+      })
+      .def("__enter__", [](passline::PassContext& ctx) -> passline::PassContext& {
+        entered.push_back(std::make_unique<passline::PassContext::Scope>(ctx));
+        return ctx;
+      }, py::return_value_policy::reference)
+      .def("__exit__", [](passline::PassContext& ctx, const py::args&) {
+        // Every instrument exits, as in C++; one whose exit hook raised is
+        // then reported by raising PipelineError here.
+        const std::size_t before = ctx.diagnostics->entries().size();
+        entered.pop_back();
+        const std::vector<passline::Diagnostic> after = ctx.diagnostics->entries();
+        std::string failures;
+        for (std::size_t i = before; i < after.size(); ++i) {
+          if (after[i].severity == passline::Severity::error) failures += (failures.empty() ? "" : "; ") + after[i].message;
+        }
+        if (!failures.empty()) throw passline::PipelineError(failures);
+      })
+      .def_property_readonly("instruments", [](const passline::PassContext& ctx) {
+        py::list out;
+        for (const auto& instrument : ctx.instruments) {
+          if (auto* hooks = dynamic_cast<PythonInstrument*>(instrument.get())) {
+            out.append(hooks->object());
+          } else {
+            out.append(py::cast(instrument));
+          }
+        }
+        return out;
+      })
+      .def_static("current", &passline::PassContext::current, py::return_value_policy::reference);
+
+  py::class_<Pass>(m, "Pass")
+      .def_property_readonly("info", [](const Pass& p) { return OwnedPassInfo(p.info()); })
+      .def("__call__", [](const Pass& pass, Module module) {
+             return pass(std::move(module));
+           }, py::arg("mod"), py::call_guard<py::gil_scoped_release>())
+      .def("__call__", [](const Pass& pass, Module module, passline::PassContext& ctx) {
+             return pass(std::move(module), ctx);
+           }, py::arg("mod"), py::arg("ctx"), py::call_guard<py::gil_scoped_release>())
+      .def("text", &Pass::text)
+      .def("__repr__", [](const Pass& p) { return "<passline.Pass " + p.text() + ">"; });
+
+  m.def("create_pass", [](const std::string& name, const py::dict& options) {
+    passline::OptionValues values;
+    for (const auto& [key, value] : options) values.emplace_back(key.cast<std::string>(), to_value(value));
+    return passline::pipelines::registry().create(name, values);
+  }, py::arg("name"), py::arg("options") = py::dict());
+  m.def("parse_pipeline", [](const std::string& text) {
+    return passline::parse_pipeline(text, passline::pipelines::registry());
+  });
+  m.def("sequential", [](std::vector<Pass> passes, const std::string& name, int opt_level) {
+    const passline::SequentialInfo info{.name = name, .opt_level = opt_level};
+    return passline::pipelines::registry().sequential(std::move(passes), info);
+  }, py::arg("passes"), py::arg("name") = "Sequential", py::arg("opt_level") = 0);
+  m.def("python_pass", &python_pass, py::arg("fn"), py::arg("name"), py::arg("opt_level"), py::arg("required"),
+        py::arg("function_level"));
+  m.def("register_pass", [](const Pass& pass) {
+    passline::pipelines::registry().add(pass.info().name, pass);
+  });
+  m.def("registered_passes", [] {
+    std::vector<std::string> names;
+    for (std::string_view name : passline::pipelines::registry().names()) names.emplace_back(name);
+    return names;
+  });
+}
