@@ -7,6 +7,8 @@
 
 #include <atomic>
 #include <memory>
+#include <stdexcept>
+#include <string>
 
 namespace passline::python {
 
@@ -26,6 +28,38 @@ inline std::shared_ptr<pybind11::object> hold(pybind11::object object) {
               delete held;
             }
           }};
+}
+
+/// A Python exception on its way through C++: its message is what Python
+/// would print last ("RuntimeError: message"), and it goes back to Python as
+/// the very exception raised, with its traceback (restore()).
+class PythonError : public std::runtime_error {
+ public:
+  explicit PythonError(pybind11::error_already_set& error)
+      : std::runtime_error(describe(error)), value_(hold(error.value())) {
+    if (error.trace()) PyException_SetTraceback(value_->ptr(), error.trace().ptr());
+  }
+  /// Sets the exception as Python's current error.
+  void restore() const { PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(value_->ptr())), value_->ptr()); }
+  const pybind11::object& value() const { return *value_; }
+
+ private:
+  static std::string describe(pybind11::error_already_set& error) {
+    const std::string type = pybind11::str(error.type().attr("__name__"));
+    const std::string message = pybind11::str(error.value());
+    return message.empty() ? type : type + ": " + message;
+  }
+  std::shared_ptr<pybind11::object> value_;
+};
+
+/// Calls `f`, turning a Python exception into a PythonError.
+template <class F>
+decltype(auto) calling_python(F&& f) {
+  try {
+    return f();
+  } catch (pybind11::error_already_set& error) {
+    throw PythonError(error);
+  }
 }
 
 /// Binds Function (name, attributes, parameters, body) and the expression

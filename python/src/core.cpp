@@ -40,7 +40,9 @@ py::object from_value(const passline::Value& value) {
   return std::visit([](const auto& v) { return py::object(py::cast(v)); }, value);
 }
 
+using passline::python::calling_python;
 using passline::python::hold;
+using passline::python::PythonError;
 using passline::python::interpreter_alive;
 
 /// The PassInfo of a Python pass; the pass keeps its own copy of the names.
@@ -54,13 +56,15 @@ Pass python_pass(const py::function& fn, const std::string& name, int opt_level,
     return passline::function_pass<Module>(
         info, [held](passline::ir::Function fn, const Module& module, passline::PassContext& ctx) {
           py::gil_scoped_acquire gil;
-          return (*held)(fn, py::cast(module, py::return_value_policy::reference), py::cast(&ctx))
-              .cast<passline::ir::Function>();
+          return calling_python([&] {
+            return (*held)(fn, py::cast(module, py::return_value_policy::reference), py::cast(&ctx))
+                .cast<passline::ir::Function>();
+          });
         });
   }
   return passline::module_pass<Module>(info, [held](Module module, passline::PassContext& ctx) {
     py::gil_scoped_acquire gil;
-    return (*held)(std::move(module), py::cast(&ctx)).cast<Module>();
+    return calling_python([&] { return (*held)(std::move(module), py::cast(&ctx)).cast<Module>(); });
   });
 }
 
@@ -86,7 +90,7 @@ class PythonInstrument final : public passline::Instrument {
   bool should_run(const passline::PassInfo& info, passline::IRView ir, const passline::PassPlace&) override {
     py::gil_scoped_acquire gil;
     if (!py::hasattr(*hooks_, "should_run")) return true;
-    return hooks_->attr("should_run")(module_of(ir), OwnedPassInfo(info)).cast<bool>();
+    return calling_python([&] { return hooks_->attr("should_run")(module_of(ir), OwnedPassInfo(info)).cast<bool>(); });
   }
   void before_pass(const passline::PassInfo& info, passline::IRView ir, const passline::PassPlace&) override {
     call("run_before_pass", ir, info);
@@ -107,7 +111,7 @@ class PythonInstrument final : public passline::Instrument {
     } catch (...) {
       message = "unknown exception";
     }
-    hooks_->attr("run_after_failed_pass")(module_of(ir), OwnedPassInfo(info), message);
+    calling_python([&] { hooks_->attr("run_after_failed_pass")(module_of(ir), OwnedPassInfo(info), message); });
   }
 
  public:
@@ -120,11 +124,11 @@ class PythonInstrument final : public passline::Instrument {
   }
   void call(const char* hook) {
     py::gil_scoped_acquire gil;
-    if (py::hasattr(*hooks_, hook)) hooks_->attr(hook)();
+    if (py::hasattr(*hooks_, hook)) calling_python([&] { hooks_->attr(hook)(); });
   }
   void call(const char* hook, passline::IRView ir, const passline::PassInfo& info) {
     py::gil_scoped_acquire gil;
-    if (py::hasattr(*hooks_, hook)) hooks_->attr(hook)(module_of(ir), OwnedPassInfo(info));
+    if (py::hasattr(*hooks_, hook)) calling_python([&] { hooks_->attr(hook)(module_of(ir), OwnedPassInfo(info)); });
   }
 
   std::shared_ptr<py::object> hooks_;
@@ -146,6 +150,8 @@ PYBIND11_MODULE(_core, m) {
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
+    } catch (const PythonError& e) {
+      e.restore();  // raised in Python, back to Python as itself
     } catch (const passline::ir::IRError& e) {
       py::object instance = py::handle(ir_error.ptr())(e.what());
       instance.attr("message") = e.message();
@@ -159,18 +165,9 @@ PYBIND11_MODULE(_core, m) {
       // A Python pass's own exception, with its traceback, is the cause.
       try {
         std::rethrow_if_nested(e);
-      } catch (py::error_already_set& cause) {
-        cause.restore();
-        PyObject* type = nullptr;
-        PyObject* value = nullptr;
-        PyObject* traceback = nullptr;
-        PyErr_Fetch(&type, &value, &traceback);
-        PyErr_NormalizeException(&type, &value, &traceback);
-        if (traceback) PyException_SetTraceback(value, traceback);
-        PyException_SetCause(instance.ptr(), value);  // steals value
-        Py_XDECREF(type);
-        Py_XDECREF(traceback);
-      } catch (...) {
+      } catch (const PythonError& cause) {
+        PyException_SetCause(instance.ptr(), cause.value().inc_ref().ptr());  // steals a reference
+      } catch (...) {  // NOLINT(bugprone-empty-catch): a C++ cause is in the message
       }
       PyErr_SetObject(pass_error.ptr(), instance.ptr());
     } catch (const passline::PipelineError& e) {

@@ -28,11 +28,13 @@ Output python_output(py::object file) {
   std::shared_ptr<py::object> held = hold(std::move(file));
   return [held](std::string_view text) {
     py::gil_scoped_acquire gil;
-    py::object target = held->is_none() ? py::module_::import("sys").attr("stderr") : *held;
-    py::object piece = py::reinterpret_steal<py::object>(
-        PyUnicode_DecodeUTF8(text.data(), static_cast<Py_ssize_t>(text.size()), "replace"));
-    if (!piece) throw py::error_already_set();
-    target.attr("write")(piece);
+    calling_python([&] {
+      py::object target = held->is_none() ? py::module_::import("sys").attr("stderr") : *held;
+      py::object piece = py::reinterpret_steal<py::object>(
+          PyUnicode_DecodeUTF8(text.data(), static_cast<Py_ssize_t>(text.size()), "replace"));
+      if (!piece) throw py::error_already_set();
+      target.attr("write")(piece);
+    });
   };
 }
 
