@@ -22,3 +22,6 @@ work="$(mktemp -d)"
 "$build/benchmarks/vs_mlir_generate" 43000 3 "$work/in.ir" "$work/in.mlir"
 "$build/benchmarks/instruments_overhead" "$work/in.ir" 15
 rm -rf "$work"
+
+echo; echo "== Python: O2 from Python against C++, and a Python pass's call"
+/usr/bin/python3 "$here/python/overhead.py" "$build"

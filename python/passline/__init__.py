@@ -9,14 +9,16 @@
     with passline.PassContext(opt_level=3, disabled_pass=["Inline"]):
         mod = passline.Sequential([passline.create("InferType"), tag])(mod)
 """
-from ._core import (IRError, IRModule, Pass, PassContext, PassError, PassInfo,
-                    PipelineError, parse_pipeline, registered_passes, structural_equal)
+from ._core import (ConfigError, FileError, IRError, IRModule, Pass, PassContext, PassError,
+                    PassInfo, PipelineError, PipelineSyntaxError, RegistryError, RequirementError,
+                    VerificationError, parse_pipeline, registered_passes, structural_equal)
 from . import _core
 from . import instrument, ir
 from .instrument import pass_instrument
 
-__all__ = ["IRError", "IRModule", "Pass", "PassContext", "PassError", "PassInfo",
-           "PipelineError", "Sequential", "create", "function_pass", "instrument", "ir", "module_pass",
+__all__ = ["ConfigError", "FileError", "IRError", "IRModule", "Pass", "PassContext", "PassError",
+           "PassInfo", "PipelineError", "PipelineSyntaxError", "RegistryError", "RequirementError",
+           "VerificationError", "Sequential", "create", "function_pass", "instrument", "ir", "module_pass",
            "parse_pipeline", "pass_instrument", "register_pass", "registered_passes",
            "structural_equal"]
 

@@ -144,24 +144,35 @@ PYBIND11_MODULE(_core, m) {
   py::module_::import("atexit").attr("register")(py::cpp_function([] { interpreter_alive = false; }));
   passline::python::bind_instruments(m);
 
+  // C++'s error classes, as Python's: PipelineError (a RuntimeError) and
+  // those derived from it, with what each knows as attributes.
   static py::exception<passline::ir::IRError> ir_error(m, "IRError", PyExc_ValueError);
-  static py::exception<passline::PassError> pass_error(m, "PassError", PyExc_RuntimeError);
   static py::exception<passline::PipelineError> error(m, "PipelineError", PyExc_RuntimeError);
+  static py::exception<passline::PassError> pass_error(m, "PassError", error.ptr());
+  static py::exception<passline::VerificationError> verification_error(m, "VerificationError", error.ptr());
+  static py::exception<passline::PipelineSyntaxError> syntax_error(m, "PipelineSyntaxError", error.ptr());
+  static py::exception<passline::ConfigError> config_error(m, "ConfigError", error.ptr());
+  static py::exception<passline::RegistryError> registry_error(m, "RegistryError", error.ptr());
+  static py::exception<passline::RequirementError> requirement_error(m, "RequirementError", error.ptr());
+  static py::exception<passline::FileError> file_error(m, "FileError", error.ptr());
   py::register_exception_translator([](std::exception_ptr p) {
+    // Raises an instance of `type` made from `message`, with `attributes` set.
+    auto raise = [](const py::handle& type, const std::string& message, const py::dict& attributes) {
+      py::object instance = type(message);
+      for (const auto& [name, value] : attributes) py::setattr(instance, name, value);
+      PyErr_SetObject(type.ptr(), instance.ptr());
+      return instance;
+    };
     try {
       if (p) std::rethrow_exception(p);
     } catch (const PythonError& e) {
       e.restore();  // raised in Python, back to Python as itself
     } catch (const passline::ir::IRError& e) {
-      py::object instance = py::handle(ir_error.ptr())(e.what());
-      instance.attr("message") = e.message();
-      instance.attr("line") = e.position().line;
-      instance.attr("column") = e.position().column;
-      PyErr_SetObject(ir_error.ptr(), instance.ptr());
+      raise(ir_error, e.what(),
+            py::dict(py::arg("message") = e.message(), py::arg("line") = e.position().line,
+                     py::arg("column") = e.position().column));
     } catch (const passline::PassError& e) {
-      py::object instance = py::handle(pass_error.ptr())(e.what());
-      instance.attr("pass_name") = e.pass();
-      instance.attr("path") = e.path();
+      py::object instance = raise(pass_error, e.what(), py::dict(py::arg("pass_name") = e.pass(), py::arg("path") = e.path()));
       // A Python pass's own exception, with its traceback, is the cause.
       try {
         std::rethrow_if_nested(e);
@@ -169,9 +180,21 @@ PYBIND11_MODULE(_core, m) {
         PyException_SetCause(instance.ptr(), cause.value().inc_ref().ptr());  // steals a reference
       } catch (...) {  // NOLINT(bugprone-empty-catch): a C++ cause is in the message
       }
-      PyErr_SetObject(pass_error.ptr(), instance.ptr());
+    } catch (const passline::VerificationError& e) {
+      raise(verification_error, e.what(), py::dict(py::arg("pass_name") = e.pass()));
+    } catch (const passline::PipelineSyntaxError& e) {
+      raise(syntax_error, std::string(e.what()) + "\n" + e.caret(),
+            py::dict(py::arg("column") = e.column(), py::arg("caret") = e.caret()));
+    } catch (const passline::ConfigError& e) {
+      raise(config_error, e.what(), py::dict());
+    } catch (const passline::RegistryError& e) {
+      raise(registry_error, e.what(), py::dict());
+    } catch (const passline::RequirementError& e) {
+      raise(requirement_error, e.what(), py::dict());
+    } catch (const passline::FileError& e) {
+      raise(file_error, e.what(), py::dict());
     } catch (const passline::PipelineError& e) {
-      error(e.what());
+      raise(error, e.what(), py::dict());
     }
   });
 
