@@ -2,7 +2,10 @@
 // (`func` + `arith`), operation for operation, so that `passline-opt -O2` and
 // `mlir-opt --canonicalize --cse` get the same work.
 //
-//   vs_mlir_generate OPS SEED OUT.ir OUT.mlir
+//   vs_mlir_generate OPS SEED OUT.ir OUT.mlir [FUNCTIONS]
+//
+// With FUNCTIONS, the operations are shared out among that many functions,
+// @f0, @f1, ..., each a program of its own.
 //
 // Each operation is one `let` in passline IR and one op in MLIR: a constant,
 // an add, sub or mul of earlier values, and in fixed shares:
@@ -12,6 +15,7 @@
 //   - dead ops, whose results nothing uses.
 // Every other result feeds a later op, and those still unused at the end are
 // returned, so the live part is what both tools must keep.
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -35,17 +39,14 @@ constexpr const char* passline_name[] = {"", "add", "sub", "mul"};
 constexpr const char* mlir_name[] = {"", "arith.addi", "arith.subi", "arith.muli"};
 constexpr std::uint32_t params = 4;
 
-}  // namespace
+/// One function's operations, and the values it returns.
+struct Program {
+  std::vector<Op> ops;
+  std::vector<std::uint32_t> results;
+};
 
-int main(int argc, char** argv) {
-  if (argc != 5) {
-    std::fprintf(stderr, "usage: %s OPS SEED OUT.ir OUT.mlir\n", argv[0]);
-    return 1;
-  }
-  const std::uint64_t count = std::strtoull(argv[1], nullptr, 10);
-  std::mt19937_64 rng(std::strtoull(argv[2], nullptr, 10));
+Program generate(std::uint64_t count, std::mt19937_64& rng) {
   auto chance = [&](int percent) { return static_cast<int>(rng() % 100) < percent; };
-
   // Values 0..3 are the parameters; value params + i is op i.
   std::vector<Op> ops;
   std::vector<std::uint8_t> used(params + count, 0);
@@ -103,38 +104,63 @@ int main(int argc, char** argv) {
   }
   if (results.empty()) results.push_back(params + static_cast<std::uint32_t>(count) - 1);
 
+  return {std::move(ops), std::move(results)};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 5 && argc != 6) {
+    std::fprintf(stderr, "usage: %s OPS SEED OUT.ir OUT.mlir [FUNCTIONS]\n", argv[0]);
+    return 1;
+  }
+  const std::uint64_t count = std::strtoull(argv[1], nullptr, 10);
+  const std::uint64_t functions = argc == 6 ? std::max<std::uint64_t>(1, std::strtoull(argv[5], nullptr, 10)) : 1;
+  std::mt19937_64 rng(std::strtoull(argv[2], nullptr, 10));
+  std::vector<Program> programs;
+  for (std::uint64_t f = 0; f < functions; ++f) {
+    programs.push_back(generate(count / functions + (f < count % functions ? 1 : 0), rng));
+  }
+  // One function is @main; several are @f0, @f1, ..., every one exported.
+  auto name = [&](std::size_t f) { return functions == 1 ? std::string("main") : fmt::format("f{}", f); };
   auto value = [](std::uint32_t v) { return v < params ? fmt::format("%a{}", v) : fmt::format("%v{}", v - params); };
   {
     auto out = fmt::output_file(argv[3]);
-    out.print("#[export]\ndef @main(%a0: i64, %a1: i64, %a2: i64, %a3: i64) {{\n");
-    for (std::size_t i = 0; i < ops.size(); ++i) {
-      const Op& op = ops[i];
-      if (op.kind == Op::constant) {
-        out.print("  let %v{} = {};\n", i, op.value);
-      } else {
-        out.print("  let %v{} = {}({}, {});\n", i, passline_name[op.kind], value(op.x), value(op.y));
+    for (std::size_t f = 0; f < programs.size(); ++f) {
+      const auto& [ops, results] = programs[f];
+      out.print("{}#[export]\ndef @{}(%a0: i64, %a1: i64, %a2: i64, %a3: i64) {{\n", f ? "\n" : "", name(f));
+      for (std::size_t i = 0; i < ops.size(); ++i) {
+        const Op& op = ops[i];
+        if (op.kind == Op::constant) {
+          out.print("  let %v{} = {};\n", i, op.value);
+        } else {
+          out.print("  let %v{} = {}({}, {});\n", i, passline_name[op.kind], value(op.x), value(op.y));
+        }
       }
+      out.print("  (");
+      for (std::size_t r = 0; r < results.size(); ++r) out.print("{}{}", r ? ", " : "", value(results[r]));
+      out.print("{})\n}}\n", results.size() == 1 ? "," : "");
     }
-    out.print("  (");
-    for (std::size_t r = 0; r < results.size(); ++r) out.print("{}{}", r ? ", " : "", value(results[r]));
-    out.print("{})\n}}\n", results.size() == 1 ? "," : "");
   }
   {
     auto out = fmt::output_file(argv[4]);
-    std::string types;
-    for (std::size_t r = 0; r < results.size(); ++r) types += r ? ", i64" : "i64";
-    out.print("func.func @main(%a0: i64, %a1: i64, %a2: i64, %a3: i64) -> ({}) {{\n", types);
-    for (std::size_t i = 0; i < ops.size(); ++i) {
-      const Op& op = ops[i];
-      if (op.kind == Op::constant) {
-        out.print("  %v{} = arith.constant {} : i64\n", i, op.value);
-      } else {
-        out.print("  %v{} = {} {}, {} : i64\n", i, mlir_name[op.kind], value(op.x), value(op.y));
+    for (std::size_t f = 0; f < programs.size(); ++f) {
+      const auto& [ops, results] = programs[f];
+      std::string types;
+      for (std::size_t r = 0; r < results.size(); ++r) types += r ? ", i64" : "i64";
+      out.print("func.func @{}(%a0: i64, %a1: i64, %a2: i64, %a3: i64) -> ({}) {{\n", name(f), types);
+      for (std::size_t i = 0; i < ops.size(); ++i) {
+        const Op& op = ops[i];
+        if (op.kind == Op::constant) {
+          out.print("  %v{} = arith.constant {} : i64\n", i, op.value);
+        } else {
+          out.print("  %v{} = {} {}, {} : i64\n", i, mlir_name[op.kind], value(op.x), value(op.y));
+        }
       }
+      out.print("  return ");
+      for (std::size_t r = 0; r < results.size(); ++r) out.print("{}{}", r ? ", " : "", value(results[r]));
+      out.print(" : {}\n}}\n", types);
     }
-    out.print("  return ");
-    for (std::size_t r = 0; r < results.size(); ++r) out.print("{}{}", r ? ", " : "", value(results[r]));
-    out.print(" : {}\n}}\n", types);
   }
   return 0;
 }

@@ -243,6 +243,13 @@ class PassTimings {
 
   /// The passes run at the top, in the order first run.
   const std::vector<Entry>& top() const { return root_.children; }
+
+  /// A phase of the run outside the passes (a driver's parsing or printing),
+  /// listed at the top beside them and counted in the total.
+  void add_phase(std::string name, double seconds) {
+    root_.children.push_back({.name = std::move(name), .wall = seconds, .count = 1});
+    root_.wall += seconds;
+  }
   /// The total wall time of the passes at the top.
   double total() const { return root_.wall; }
 

@@ -112,14 +112,15 @@ class Source {
     }
   }
 
-  /// Done with the text before `offset` for now: a mapped file's pages there
-  /// leave memory, to come back from the file if read again. Text held in
-  /// memory stays.
-  void release(std::size_t offset) const {
+  /// Done with the text from `from` to `to` for now: a mapped file's whole
+  /// pages there leave memory, to come back from the file if read again.
+  /// Text held in memory stays.
+  void release(std::size_t from, std::size_t to) const {
     if (!mapped_) return;
     static const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-    const std::size_t end = std::min(offset, text_.size()) / page * page;
-    if (end > 0) ::madvise(const_cast<char*>(text_.data()), end, MADV_DONTNEED);
+    const std::size_t begin = (from + page - 1) / page * page;
+    const std::size_t end = std::min(to, text_.size()) / page * page;
+    if (end > begin) ::madvise(const_cast<char*>(text_.data()) + begin, end - begin, MADV_DONTNEED);
   }
 
   Position position(std::uint32_t offset) const {

@@ -23,6 +23,8 @@ module;
 #include <functional>
 #include <iterator>
 #include <unordered_map>
+#include <unordered_set>
+#include <atomic>
 
 #include <boost/container_hash/hash.hpp>
 #include <boost/unordered/unordered_flat_map.hpp>
@@ -31,6 +33,9 @@ module;
 #include <vector>
 
 #include <fmt/format.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_pipeline.h>
+#include <tbb/task_arena.h>
 export module passline.ir:text;
 import :types;
 import :body;
@@ -69,6 +74,13 @@ class Parser {
     if (text_.starts_with("\xEF\xBB\xBF")) pos_ = 3;  // a UTF-8 byte-order mark is not text
     advance();
   }
+  /// A parser of the functions between offsets `begin` and `end` of the
+  /// source alone, positions in the whole: one of a parallel parse's pieces.
+  Parser(std::shared_ptr<const Source> source, std::size_t begin, std::size_t end)
+      : source_(std::move(source)), text_(source_->text().substr(0, end)), pos_(begin), released_(begin) {
+    if (begin == 0 && text_.starts_with("\xEF\xBB\xBF")) pos_ = 3;
+    advance();
+  }
 
   /// A type alone, as `parse_type` (the exported one) reads it.
   Type parse_whole_type() {
@@ -91,6 +103,13 @@ class Parser {
     }
     source_->check_intact();
     return module;
+  }
+
+  /// The functions up to the end, with no check across them.
+  std::vector<Function> parse_functions() {
+    std::vector<Function> functions;
+    while (token_ != Token::end) functions.push_back(parse_function());
+    return functions;
   }
 
  private:
@@ -129,7 +148,7 @@ class Parser {
     skip_space();
     start_ = static_cast<std::uint32_t>(pos_);
     if (start_ - released_ >= release_every) {  // the text behind is done with
-      source_->release(start_);
+      source_->release(released_, start_);
       released_ = start_;
     }
     if (pos_ >= text_.size()) {
@@ -1040,13 +1059,98 @@ class Printer {
 
 }  // namespace passline::ir::detail
 
+namespace passline::ir::detail {
+
+/// Below this, a parse or print is one thread's work.
+constexpr std::size_t parallel_bytes = std::size_t{1} << 16;
+constexpr std::size_t print_batch_nodes = std::size_t{1} << 15;
+
+/// Where the text may be cut into pieces of whole functions, about
+/// `pieces` of them: the offsets, from 0 to the end, of the top-level
+/// functions that begin a piece. A function begins where, outside any
+/// braces and after a `}`, `#[` or the word `def` stands. Only comments can
+/// hide a brace in this text format, so for text that parses these are the
+/// parser's own boundaries; for text that does not, the pieces fail to
+/// parse and the parse starts over on one thread.
+inline std::vector<std::size_t> piece_cuts(std::string_view text, std::size_t pieces) {
+  const std::size_t target = std::max<std::size_t>(1, text.size() / std::max<std::size_t>(1, pieces));
+  std::vector<std::size_t> cuts{0};
+  std::ptrdiff_t depth = 0;
+  char last = 0;  // the last character outside comments and spaces
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') {
+      while (i < text.size() && text[i] != '\n') ++i;
+      continue;
+    }
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') continue;
+    if (c == '{') ++depth;
+    if (c == '}' && --depth < 0) return {0, text.size()};
+    if (depth == 0 && last == '}' && i - cuts.back() >= target) {
+      const bool attributes = c == '#' && i + 1 < text.size() && text[i + 1] == '[';
+      const bool def = text.substr(i, 3) == "def" && (i + 3 == text.size() || !is_name_char(text[i + 3]));
+      if (attributes || def) cuts.push_back(i);
+    }
+    last = c;
+  }
+  cuts.push_back(text.size());
+  return cuts;
+}
+
+/// Parses `source` on up to `threads` threads: the text cut into pieces of
+/// whole functions, the pieces parsed at once, the functions joined in
+/// order. Should any piece fail, or a name be defined twice, the one-thread
+/// parser parses it all again, and its error, the first in file order, is
+/// the error: the same message at the same place on any number of threads.
+inline Module parse_source(const std::shared_ptr<const Source>& source, std::size_t threads) {
+  const std::string_view text = source->text();
+  if (threads > 1 && text.size() >= parallel_bytes) {
+    const std::vector<std::size_t> cuts = piece_cuts(text, threads * 4);
+    if (cuts.size() > 2) {
+      std::vector<std::vector<Function>> pieces(cuts.size() - 1);
+      std::atomic<bool> failed{false};
+      tbb::task_arena arena(static_cast<int>(threads));
+      arena.execute([&] {
+        tbb::parallel_for(std::size_t{0}, pieces.size(), [&](std::size_t i) {
+          if (failed.load(std::memory_order_relaxed)) return;
+          try {
+            pieces[i] = Parser(source, cuts[i], cuts[i + 1]).parse_functions();
+          } catch (...) {
+            failed.store(true, std::memory_order_relaxed);
+          }
+        });
+      });
+      if (!failed) {
+        Module module;
+        module.source = source;
+        std::size_t count = 0;
+        for (const auto& piece : pieces) count += piece.size();
+        module.functions.reserve(count);
+        for (auto& piece : pieces) std::ranges::move(piece, std::back_inserter(module.functions));
+        std::unordered_set<std::string_view> names;
+        bool twice = false;
+        for (const Function& fn : module.functions) twice = twice || !names.insert(fn.name).second;
+        if (!twice) {
+          source->check_intact();
+          return module;
+        }
+      }
+    }
+  }
+  return Parser(source).parse_module();
+}
+
+}  // namespace passline::ir::detail
+
 export namespace passline::ir {
 
 /// Parses a module; `name` is the file name that error messages show.
 /// Throws IRError at the first malformed spot.
-Module parse(std::string text, std::string name = "<input>") {
+/// With `threads` > 1, the functions of a large module are parsed on that
+/// many threads: the same module, and the same error, as on one.
+Module parse(std::string text, std::string name = "<input>", std::size_t threads = 1) {
   auto source = std::make_shared<const Source>(std::move(name), std::move(text));
-  return detail::Parser(source).parse_module();
+  return detail::parse_source(source, threads);
 }
 
 /// Parses a type as the text format writes it (`i64`, `(i64, bool)`,
@@ -1059,21 +1163,59 @@ Type parse_type(std::string text, std::string name = "<type>") {
 /// Parses the file at `path` (mapped, not read: see Source::open); `name` is
 /// the file name that error messages show. Throws std::system_error when the
 /// file cannot be read, and IRError at the first malformed spot.
-Module parse_file(const std::string& path, std::string name) {
-  return detail::Parser(Source::open(path, std::move(name))).parse_module();
+Module parse_file(const std::string& path, std::string name, std::size_t threads = 1) {
+  return detail::parse_source(Source::open(path, std::move(name)), threads);
 }
 
 /// One function in the text format.
 std::string print(const Function& fn) { return detail::Printer(*fn.body).function(fn); }
 
 /// Writes a module in the text format to `write`, a chunk at a time, so that
-/// a large module is never held as one string.
-void print_to(const Module& module, const std::function<void(std::string_view)>& write) {
-  for (std::size_t i = 0; i < module.functions.size(); ++i) {
-    if (i) write("\n");
-    std::string rest = detail::Printer(*module.functions[i].body, write).function(module.functions[i]);
-    write(rest);
+/// a large module is never held as one string. With `threads` > 1, batches
+/// of functions are printed on that many threads into buffers of their own,
+/// written in order as they are done: the same bytes as on one thread.
+void print_to(const Module& module, const std::function<void(std::string_view)>& write, std::size_t threads = 1) {
+  const std::size_t count = module.functions.size();
+  if (threads <= 1 || count < 2) {
+    for (std::size_t i = 0; i < count; ++i) {
+      if (i) write("\n");
+      std::string rest = detail::Printer(*module.functions[i].body, write).function(module.functions[i]);
+      write(rest);
+    }
+    return;
   }
+  using Batch = std::pair<std::size_t, std::size_t>;  // functions [first, second)
+  std::size_t next = 0;
+  tbb::task_arena arena(static_cast<int>(threads));
+  arena.execute([&] {
+    tbb::parallel_pipeline(
+        threads * 2,
+        tbb::make_filter<void, Batch>(tbb::filter_mode::serial_in_order,
+                                      [&](tbb::flow_control& control) -> Batch {
+                                        if (next == count) {
+                                          control.stop();
+                                          return {};
+                                        }
+                                        const std::size_t first = next;
+                                        std::size_t nodes = 0;
+                                        while (next < count && (next == first || nodes < detail::print_batch_nodes)) {
+                                          nodes += module.functions[next++].body->size();
+                                        }
+                                        return {first, next};
+                                      }) &
+            tbb::make_filter<Batch, std::string>(tbb::filter_mode::parallel,
+                                                 [&](Batch batch) {
+                                                   std::string text;
+                                                   for (std::size_t i = batch.first; i < batch.second; ++i) {
+                                                     if (i) text += '\n';
+                                                     detail::Printer(*module.functions[i].body)
+                                                         .function(module.functions[i], text);
+                                                   }
+                                                   return text;
+                                                 }) &
+            tbb::make_filter<std::string, void>(tbb::filter_mode::serial_in_order,
+                                                [&](const std::string& text) { write(text); }));
+  });
 }
 
 /// A module in the text format in `out`, which it replaces, reusing its room.

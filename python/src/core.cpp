@@ -211,8 +211,12 @@ PYBIND11_MODULE(_core, m) {
            }),
            py::arg("functions") = std::vector<passline::ir::Function>{},
            "A module of the given functions, in order.")
-      .def_static("parse", &passline::ir::parse, py::arg("text"), py::arg("name") = "<string>",
-                  "Parses a module of the reference IR; errors keep file, line, column and caret.")
+      .def_static("parse", [](std::string text, std::string name, std::size_t threads) {
+                    return passline::ir::parse(std::move(text), std::move(name), threads);
+                  }, py::arg("text"), py::arg("name") = "<string>", py::arg("threads") = 1,
+                  py::call_guard<py::gil_scoped_release>(),
+                  "Parses a module of the reference IR (a large one on `threads` threads, the same "
+                  "module and errors); errors keep file, line, column and caret.")
       .def("__str__", [](const Module& module) { return passline::ir::print(module); })
       .def("astext", [](const Module& module) { return passline::ir::print(module); })
       .def_readonly("functions", &Module::functions)

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <cstdio>
 #include <malloc.h>
@@ -20,6 +21,7 @@
 #include <optional>
 #include <string_view>
 #include <string>
+#include <thread>
 #include <variant>
 #include <vector>
 
@@ -126,8 +128,8 @@ std::vector<std::string> replay_words(const std::string& file) {
 }
 
 /// The input module: from a file (mapped, see ir::Source::open) or stdin.
-passline::ir::Module read_input(const std::string& path) {
-  if (path != "-") return passline::ir::parse_file(path, path);
+passline::ir::Module read_input(const std::string& path, std::size_t threads) {
+  if (path != "-") return passline::ir::parse_file(path, path, threads);
   std::string text;
   char buffer[1 << 16];
   for (;;) {
@@ -137,7 +139,7 @@ passline::ir::Module read_input(const std::string& path) {
     if (n == 0) break;
     text.append(buffer, static_cast<std::size_t>(n));
   }
-  return passline::ir::parse(std::move(text), "<stdin>");
+  return passline::ir::parse(std::move(text), "<stdin>", threads);
 }
 
 /// Standard input, output and error that were closed when the program
@@ -163,9 +165,30 @@ void print_out(std::string_view text) {
 }
 
 /// Writes `module` to `output` whole (see passline::OutputFile), a chunk at a time.
-void write_output(passline::OutputFile& output, const passline::ir::Module& module) {
-  passline::ir::print_to(module, [&](std::string_view chunk) { output.write(chunk); });
+void write_output(passline::OutputFile& output, const passline::ir::Module& module, std::size_t threads) {
+  passline::ir::print_to(module, [&](std::string_view chunk) { output.write(chunk); }, threads);
   output.commit();
+}
+
+/// The threads of every phase: the context's `threads`, 0 for one per hardware thread.
+std::size_t thread_count(const passline::PassContext& ctx) {
+  const std::int64_t threads = ctx.config.get(passline::config::threads);
+  return threads > 0 ? static_cast<std::size_t>(threads) : std::max(1u, std::thread::hardware_concurrency());
+}
+
+/// Runs `phase()`, and with --time-passes lists it as `name` beside the passes.
+template <class F>
+decltype(auto) timed(const std::shared_ptr<passline::PassTimings>& timings, std::string name, F&& phase) {
+  const auto start = std::chrono::steady_clock::now();
+  struct Record {
+    const std::shared_ptr<passline::PassTimings>& timings;
+    std::string name;
+    std::chrono::steady_clock::time_point start;
+    ~Record() {
+      if (timings) timings->add_phase(std::move(name), std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+  } record{timings, std::move(name), start};
+  return phase();
 }
 
 bool empty_string(const passline::Value& value) {
@@ -290,19 +313,20 @@ int run(const Options& options) {
     reproducer = std::make_shared<passline::Reproducer>(options.reproducer, reproducer_settings(options, ctx.opt_level));
     ctx.instruments.push_back(reproducer);
   }
-  passline::ir::Module module = read_input(options.input);
-  if (!options.no_verify) passline::ir::verify(module);
+  const std::size_t threads = thread_count(ctx);
+  // The timing report comes out whether the run succeeds or not, last.
+  struct EndOfRunReport {
+    const std::shared_ptr<passline::PassTimings>& timings;
+    const passline::Statistics* statistics;
+    ~EndOfRunReport() {
+      if (timings) fmt::print(stderr, "{}", timings->report());
+      if (statistics) fmt::print(stderr, "{}", statistics->report());
+    }
+  } end_report{timings, options.stats ? ctx.statistics.get() : nullptr};
+  passline::ir::Module module = timed(timings, "Parse input", [&] { return read_input(options.input, threads); });
+  if (!options.no_verify) timed(timings, "Verify input", [&] { passline::ir::verify(module); });
   const std::size_t errors_before = ctx.diagnostics->error_count();
   {
-    // The timing report comes out whether the pipeline succeeds or not.
-    struct EndOfRunReport {
-      const std::shared_ptr<passline::PassTimings>& timings;
-      const passline::Statistics* statistics;
-      ~EndOfRunReport() {
-        if (timings) fmt::print(stderr, "{}", timings->report());
-        if (statistics) fmt::print(stderr, "{}", statistics->report());
-      }
-    } end_report{timings, options.stats ? ctx.statistics.get() : nullptr};
     auto scope = ctx.enter();
     try {
       module = pipeline(std::move(module), ctx);
@@ -315,13 +339,13 @@ int run(const Options& options) {
   // An instrument that failed as the context exited (a trace that could not
   // be written) has reported it: the run fails, and writes no output.
   if (ctx.diagnostics->error_count() > errors_before) return 1;
-  if (!options.no_verify) passline::ir::verify(module);
+  if (!options.no_verify) timed(timings, "Verify output", [&] { passline::ir::verify(module); });
   if (options.print_pass_graph) {
     output.write(graph->dot());
     output.commit();
     return 0;
   }
-  write_output(output, module);
+  timed(timings, "Print output", [&] { write_output(output, module, threads); });
   return 0;
 }
 
@@ -341,7 +365,8 @@ void add_pipeline_flags(CLI::App& app, Options& options) {
       ->delimiter(',');
   app.add_option("--config", options.config, "a config value, KEY=VALUE, e.g. --config threads=4 (see --list-config)");
   app.add_option("--threads", options.threads,
-                 fmt::format("threads for function passes, 0 to {} (0: one per hardware thread); the same as "
+                 fmt::format("threads for every phase: parsing, function passes, printing; 0 to {} (0: one per "
+                             "hardware thread); the output is the same on any number; the same as "
                              "--config threads=N",
                              passline::max_threads))
       ->option_text("N");
