@@ -219,11 +219,26 @@ def test_python_function_pass_on_many_threads_is_correct_and_deterministic():
     import threading
 
     text = "\n".join(f"def @f{i}(%x: i64) -> i64 {{\n  mul(add(%x, {i}), 2)\n}}\n" for i in range(200))
-    threads = set()
+    # Two calls of the pass meet at the barrier: only calls on two threads
+    # at once can (the first waits with the GIL released for the second).
+    meeting = threading.Barrier(2, timeout=60)
+    met = []
+    wanted = [False]
+    entered = []
+    lock = threading.Lock()
 
     @passline.function_pass(opt_level=0)
     def bump_constants(func, mod, ctx):
-        threads.add(threading.get_ident())
+        with lock:  # the first two calls only
+            meet = wanted[0] and len(entered) < 2
+            if meet:
+                entered.append(True)
+        if meet:
+            try:
+                meeting.wait()
+                met.append(threading.get_ident())
+            except threading.BrokenBarrierError:
+                pass
 
         def bump(e):
             if isinstance(e, passline.ir.Constant):
@@ -235,11 +250,12 @@ def test_python_function_pass_on_many_threads_is_correct_and_deterministic():
     with passline.PassContext(config={"threads": 1}):
         one = pipeline(passline.IRModule.parse(text))
     results = []
+    wanted[0] = (os.cpu_count() or 1) > 1
     for _ in range(3):
         with passline.PassContext(config={"threads": 4}):
             results.append(pipeline(passline.IRModule.parse(text)))
     assert all(str(r) == str(one) for r in results)
     assert "mul(add(%x, 8), 3)" in str(one["f7"])
-    if (os.cpu_count() or 1) > 1:
-        assert len(threads) > 1  # the Python pass did run on several threads
+    if wanted[0]:
+        assert len(set(met)) == 2  # two calls of the Python pass ran at once, on two threads
     assert [f.name for f in one.functions] == [f"f{i}" for i in range(200)]
