@@ -10,12 +10,15 @@
 // than max_nesting. The walk is iterative, so deep let chains cost no stack.
 module;
 #include <cstdint>
+#include <exception>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
 #include <fmt/format.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 export module passline.ir:verify;
 import :types;
 import :body;
@@ -25,8 +28,10 @@ import passline;
 
 export namespace passline::ir {
 
-/// Throws IRError at the first ill-formed spot of `module`.
-void verify(const Module& module) {
+/// Throws IRError at the first ill-formed spot of `module`. With `threads`
+/// > 1, the functions are checked on that many threads, and the error is the
+/// first function's in module order: the one-thread error.
+void verify(const Module& module, std::size_t threads = 1) {
   const Source& source = *module.source;
   std::unordered_map<std::string_view, const Function*> globals;
   for (const Function& fn : module.functions) {
@@ -39,8 +44,8 @@ void verify(const Module& module) {
     ExprId id;
     std::uint8_t phase;
   };
-  std::vector<Frame> stack;
-  for (const Function& fn : module.functions) {
+  auto check_function = [&](const Function& fn) {
+    std::vector<Frame> stack;
     const Body& body = *fn.body;
     auto fail = [&](ExprId id, const std::string& message) {
       throw IRError(source, body[id].loc, fmt::format("in '@{}': {}", fn.name, message));
@@ -135,6 +140,25 @@ void verify(const Module& module) {
     for (ExprId id = 0; id < body.size(); ++id) {
       if (height[id] > max_nesting && reached[id]) fail(id, fmt::format("expression nested more than {} deep", max_nesting));
     }
+  };
+  const std::size_t count = module.functions.size();
+  if (threads <= 1 || count < 2) {
+    for (const Function& fn : module.functions) check_function(fn);
+    return;
+  }
+  std::vector<std::exception_ptr> errors(count);
+  tbb::task_arena arena(static_cast<int>(threads));
+  arena.execute([&] {
+    tbb::parallel_for(std::size_t{0}, count, [&](std::size_t i) {
+      try {
+        check_function(module.functions[i]);
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    });
+  });
+  for (const std::exception_ptr& error : errors) {
+    if (error) std::rethrow_exception(error);
   }
 }
 

@@ -94,6 +94,38 @@ TEST(Parallel, ParsePassesAndPrintGiveTheSameBytesAndInstrumentOutputOnAnyNumber
   }
 }
 
+/// The error of verifying `module` on `threads` threads, or "" if it is well formed.
+std::string verify_error(const ir::Module& module, std::size_t threads) {
+  try {
+    ir::verify(module, threads);
+  } catch (const ir::IRError& error) {
+    return error.what();
+  }
+  return "";
+}
+
+TEST(Parallel, AnIllFormedModuleGivesTheOneThreadVerifierErrorOnAnyNumberOfThreads) {
+  const std::uint64_t first = from_env("PASSLINE_PROPERTY_SEED", 1);
+  const std::uint64_t count = from_env("PASSLINE_PROPERTY_COUNT", 4);
+  for (std::uint64_t seed = first; seed < first + count; ++seed) {
+    const ir::Module whole = ir::parse(big_module(seed));
+    ASSERT_EQ(verify_error(whole, 4), "");
+    std::mt19937_64 random(seed);
+    for (int attempt = 0; attempt < 8; ++attempt) {
+      // Functions dropped: their callers, wherever they are, name unknown functions.
+      ir::Module module = whole;
+      for (int drop = 0; drop < 1 + attempt; ++drop) {
+        const std::size_t at = std::uniform_int_distribution<std::size_t>(0, module.functions.size() - 1)(random);
+        module.functions.erase(module.functions.begin() + static_cast<std::ptrdiff_t>(at));
+      }
+      SCOPED_TRACE(fmt::format("seed {} attempt {}", seed, attempt));
+      const std::string expected = verify_error(module, 1);
+      EXPECT_EQ(verify_error(module, 2), expected);
+      EXPECT_EQ(verify_error(module, 4), expected);
+    }
+  }
+}
+
 /// The error of parsing `text` on `threads` threads, or "" if it parses.
 std::string parse_error(const std::string& text, std::size_t threads) {
   try {

@@ -324,7 +324,7 @@ int run(const Options& options) {
     }
   } end_report{timings, options.stats ? ctx.statistics.get() : nullptr};
   passline::ir::Module module = timed(timings, "Parse input", [&] { return read_input(options.input, threads); });
-  if (!options.no_verify) timed(timings, "Verify input", [&] { passline::ir::verify(module); });
+  if (!options.no_verify) timed(timings, "Verify input", [&] { passline::ir::verify(module, threads); });
   const std::size_t errors_before = ctx.diagnostics->error_count();
   {
     auto scope = ctx.enter();
@@ -339,7 +339,7 @@ int run(const Options& options) {
   // An instrument that failed as the context exited (a trace that could not
   // be written) has reported it: the run fails, and writes no output.
   if (ctx.diagnostics->error_count() > errors_before) return 1;
-  if (!options.no_verify) timed(timings, "Verify output", [&] { passline::ir::verify(module); });
+  if (!options.no_verify) timed(timings, "Verify output", [&] { passline::ir::verify(module, threads); });
   if (options.print_pass_graph) {
     output.write(graph->dot());
     output.commit();
