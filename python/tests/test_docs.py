@@ -18,3 +18,13 @@ def test_every_python_block_of_the_guide_runs_in_order():
             exec(compile(block, str(DOC), "exec"), namespace)
     text = out.getvalue()
     assert "Pass execution timing report" in text and "StrengthReduce" in text
+
+
+def test_the_python_block_of_the_readme_runs_from_the_repository(monkeypatch):
+    root = DOC.parents[1]
+    blocks = re.findall(r"```python\n(.*?)```", (root / "README.md").read_text(), re.S)
+    assert len(blocks) == 1
+    monkeypatch.chdir(root)
+    namespace = {}
+    exec(compile(blocks[0], str(root / "README.md"), "exec"), namespace)
+    assert "mul(%x, 24)" in str(namespace["mod"])
