@@ -19,13 +19,7 @@ mlir_opt="$(command -v mlir-opt-19 || true)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-# "seconds max-rss-MB" of a command; its stdout goes to $1, its stderr to $1.err.
-measure() {
-  local out="$1"; shift
-  /usr/bin/time -f "%e %M" -o "$work/time" "$@" >"$out" 2>"$out.err"
-  awk '{ printf "%s %.0f\n", $1, $2 / 1024 }' "$work/time"
-}
-faster() { awk -v a="$1" -v b="$2" 'BEGIN { split(a, x, " "); split(b, y, " "); exit !(x[1] < y[1]) }'; }
+source "$(dirname "${BASH_SOURCE[0]}")/../measure.sh"  # measure, faster
 # A phase's wall seconds in a --time-passes report.
 # (top level: the name right after the count, not indented under a pipeline).
 phase() { awk -v name="$2" '$0 ~ ("[0-9]  " name "$") { print $1; exit }' "$1"; }

@@ -13,17 +13,12 @@ mlir_opt="$(command -v mlir-opt-19 || true)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-# Prints "seconds max-rss-MB" of a command; its output goes to a file.
-measure() {
-  local out="$1"; shift
-  /usr/bin/time -f "%e %M" -o "$work/time" "$@" >"$out"
-  awk '{ printf "%s %.0f\n", $1, $2 / 1024 }' "$work/time"
-}
+source "$(dirname "${BASH_SOURCE[0]}")/../measure.sh"  # measure, faster
 best_of() {  # the fastest of three runs (noise only ever adds), with its memory
   local best="" line
   for _ in 1 2 3; do
     line=$(measure "$@")
-    if [[ -z "$best" ]] || awk -v a="$line" -v b="$best" 'BEGIN { split(a, x, " "); split(b, y, " "); exit !(x[1] < y[1]) }'; then best="$line"; fi
+    if [[ -z "$best" ]] || faster "$line" "$best"; then best="$line"; fi
   done
   echo "$best"
 }
