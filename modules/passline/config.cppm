@@ -176,7 +176,7 @@ namespace passline {
 
 ConfigKeys::ConfigKeys() {
   keys_.try_emplace("threads", ConfigKeyInfo{"threads", Value(std::int64_t{0}),
-                                             "threads that run function passes (0: one per hardware thread)",
+                                             "threads for function passes, and for parsing, verifying and printing in passline-opt (0: one per hardware thread)",
                                              std::pair<std::int64_t, std::int64_t>{0, max_threads}});
 }
 

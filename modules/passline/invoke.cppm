@@ -9,43 +9,26 @@
 // error of the first one is the one reported, as it would be on one thread.
 module;
 #include <algorithm>
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <exception>
 #include <optional>
 #include <string>
-#include <thread>
 #include <utility>
 #include <variant>
 #include <vector>
 
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
-#include <tbb/task_arena.h>
 export module passline:invoke;
 import :context;
 import :concepts;
 import :ir_traits;
 import :config;
+import :parallel;
 import :value;
 import :instrument;
 import :pass_info;
 import :analysis_manager;
 
 namespace passline::detail {
-
-inline std::size_t hardware_threads() {
-  static const std::size_t threads = std::max(1u, std::thread::hardware_concurrency());
-  return threads;
-}
-
-/// Threads for function passes under `ctx`: the `threads` key, 0 for all.
-inline std::size_t function_threads(const PassContext& ctx) {
-  const Value* value = ctx.config.find(config::threads.name);
-  const std::int64_t threads = value ? std::get<std::int64_t>(*value) : 0;
-  return threads > 0 ? static_cast<std::size_t>(threads) : hardware_threads();
-}
 
 /// The instruments of `ctx` that follow functions.
 inline std::vector<Instrument*> function_listeners(const PassContext& ctx) {
@@ -93,44 +76,17 @@ IR run_on_functions(const PassInfo& info, const FunctionCall& pass, IR ir, PassC
     inputs[i].reset();
     for (Instrument* listener : listeners) listener->after_function(info, labels[i]);
   };
-  const std::size_t threads = count < 2 ? 1 : function_threads(ctx);
+  const std::size_t threads = count < 2 ? 1 : thread_count(ctx);
   if (threads == 1) {
     for (std::size_t i = 0; i < count; ++i) visit(i);
   } else {
     // Passes on several threads may ask for analyses at once.
     const typename AnalysisManager<IR>::Shared shared(ctx.analyses<IR>());
-    std::vector<std::exception_ptr> errors(count);
     PassContext& caller_context = PassContext::current();
-    // TBB orders the tasks' work before and after the caller's, but inside a
-    // library that sanitizers do not see: these two atomics state the same
-    // order where ThreadSanitizer can check it (two per chunk of functions).
-    std::atomic<bool> published{false};
-    std::atomic<std::size_t> finished{0};
-    published.store(true, std::memory_order_release);
-    auto body = [&] {
-      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, count), [&](const tbb::blocked_range<std::size_t>& range) {
-        (void)published.load(std::memory_order_acquire);
-        PassContext::Binding binding(caller_context);
-        for (std::size_t i = range.begin(); i != range.end(); ++i) {
-          try {
-            visit(i);
-          } catch (...) {
-            errors[i] = std::current_exception();
-          }
-        }
-        finished.fetch_add(range.size(), std::memory_order_release);
-      });
-    };
-    if (threads == hardware_threads()) {
-      body();
-    } else {
-      tbb::task_arena arena(static_cast<int>(threads));
-      arena.execute(body);
-    }
-    (void)finished.load(std::memory_order_acquire);
-    for (const std::exception_ptr& error : errors) {
-      if (error) std::rethrow_exception(error);
-    }
+    parallel_for(count, threads, [&](std::size_t i) {
+      PassContext::Binding binding(caller_context);
+      visit(i);
+    });
   }
   for (std::size_t i = 0; i < count; ++i) {
     if (results[i]) Traits::replace_function(ir, i, std::move(*results[i]));

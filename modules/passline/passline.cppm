@@ -40,3 +40,4 @@ export import :requirements;
 export import :analysis;
 export import :checks;
 export import :invoke;
+export import :parallel;

@@ -17,8 +17,6 @@ module;
 #include <vector>
 
 #include <fmt/format.h>
-#include <tbb/parallel_for.h>
-#include <tbb/task_arena.h>
 export module passline.ir:verify;
 import :types;
 import :body;
@@ -141,25 +139,7 @@ void verify(const Module& module, std::size_t threads = 1) {
       if (height[id] > max_nesting && reached[id]) fail(id, fmt::format("expression nested more than {} deep", max_nesting));
     }
   };
-  const std::size_t count = module.functions.size();
-  if (threads <= 1 || count < 2) {
-    for (const Function& fn : module.functions) check_function(fn);
-    return;
-  }
-  std::vector<std::exception_ptr> errors(count);
-  tbb::task_arena arena(static_cast<int>(threads));
-  arena.execute([&] {
-    tbb::parallel_for(std::size_t{0}, count, [&](std::size_t i) {
-      try {
-        check_function(module.functions[i]);
-      } catch (...) {
-        errors[i] = std::current_exception();
-      }
-    });
-  });
-  for (const std::exception_ptr& error : errors) {
-    if (error) std::rethrow_exception(error);
-  }
+  passline::parallel_for(module.functions.size(), threads, [&](std::size_t i) { check_function(module.functions[i]); });
 }
 
 }  // namespace passline::ir

@@ -170,12 +170,6 @@ void write_output(passline::OutputFile& output, const passline::ir::Module& modu
   output.commit();
 }
 
-/// The threads of every phase: the context's `threads`, 0 for one per hardware thread.
-std::size_t thread_count(const passline::PassContext& ctx) {
-  const std::int64_t threads = ctx.config.get(passline::config::threads);
-  return threads > 0 ? static_cast<std::size_t>(threads) : std::max(1u, std::thread::hardware_concurrency());
-}
-
 /// Runs `phase()`, and with --time-passes lists it as `name` beside the passes.
 template <class F>
 decltype(auto) timed(const std::shared_ptr<passline::PassTimings>& timings, std::string name, F&& phase) {
@@ -313,7 +307,7 @@ int run(const Options& options) {
     reproducer = std::make_shared<passline::Reproducer>(options.reproducer, reproducer_settings(options, ctx.opt_level));
     ctx.instruments.push_back(reproducer);
   }
-  const std::size_t threads = thread_count(ctx);
+  const std::size_t threads = passline::thread_count(ctx);  // for every phase
   // The timing report comes out whether the run succeeds or not, last.
   struct EndOfRunReport {
     const std::shared_ptr<passline::PassTimings>& timings;
