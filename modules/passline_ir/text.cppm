@@ -33,7 +33,6 @@ module;
 #include <vector>
 
 #include <fmt/format.h>
-#include <tbb/parallel_for.h>
 #include <tbb/parallel_pipeline.h>
 #include <tbb/task_arena.h>
 export module passline.ir:text;
@@ -313,21 +312,20 @@ class Parser {
     // A node takes at least two characters of text: room for what is left
     // costs address space, not memory, and spares the copies of growing.
     if (text_.size() - pos_ > (std::size_t{1} << 20)) builder_.reserve((text_.size() - pos_) / 2);
-    scopes_.clear();
-    hidden_.clear();
-    stored_.clear();
+    names_.clear();
+    innermost_.clear();
+    bound_.clear();
     std::vector<ExprId> params = parse_params();
     Type result = types::unknown;
     if (accept(Token::arrow)) result = parse_type();
     expect(Token::lbrace);
     const ExprId root = parse_expr(0);
     expect(Token::rbrace);
-    for (ExprId p : params) unbind(p);
     fn.body = builder_.finish(params, root, result);
     return fn;
   }
 
-  /// `(%a: T, ...)`; binds the parameters.
+  /// `(%a: T, ...)`; puts the parameters in view.
   std::vector<ExprId> parse_params() {
     expect(Token::lparen);
     std::vector<ExprId> params;
@@ -345,52 +343,72 @@ class Parser {
       if (!accept(Token::comma)) break;
     }
     expect(Token::rparen);
-    for (ExprId p : params) bind(p);
     return params;
   }
 
-  /// A var named `name`, sharing the name with the vars of that name before
-  /// it: a name is stored once, so the body has distinct names.
+  /// A var named `name`, in view from now until its scope ends
+  /// (`end_scope`). It shares the name with the vars of that name before it:
+  /// a name is stored once, so the body has distinct names.
   ExprId new_var(std::string_view name, Type type, std::uint32_t at) {
-    if (auto it = stored_.find(name); it != stored_.end()) {
-      const Node& first = builder_[*it];
-      return builder_.var_named({first.a, first.b}, type, at);
+    const Spelled spelled = spell(name);
+    ExprId var;
+    std::uint32_t number;
+    if (auto it = names_.find(spelled); it != names_.end()) {
+      const Node& first = builder_[it->first.var];
+      var = builder_.var_named({first.a, first.b}, type, at);
+      number = it->second;
+    } else {
+      var = builder_.var_named(builder_.store_name(name), type, at);
+      number = static_cast<std::uint32_t>(innermost_.size());
+      names_.emplace(Name{var, spelled.hash}, number);
+      innermost_.push_back(no_expr);
     }
-    const ExprId var = builder_.var_named(builder_.store_name(name), type, at);
-    stored_.insert(var);
+    bound_.push_back({number, innermost_[number]});
+    innermost_[number] = var;
     return var;
   }
 
-  /// The scope holds the innermost binder of each name in view: a set of
-  /// binders, hashed and compared by their names, so it costs four bytes a
-  /// binder and never reads the source text again. A binder that hides an
-  /// outer one of the same name remembers it, to put it back when its scope ends.
-  void bind(ExprId var) {
-    if (auto it = scopes_.find(builder_.name(var)); it != scopes_.end()) {
-      hidden_.emplace(var, *it);
-      scopes_.erase(it);
+  /// The vars in view: a scope is a mark in `bound_`, and ending it puts
+  /// back what each var made since hid. Vars come in and go out of view in
+  /// stack order, so a name costs one hash where it is read, and a binder
+  /// two words while it is in view, whatever the depth or the size.
+  std::size_t scope() const { return bound_.size(); }
+  void end_scope(std::size_t mark) {
+    while (bound_.size() > mark) {
+      innermost_[bound_.back().name] = bound_.back().hidden;
+      bound_.pop_back();
     }
-    scopes_.insert(var);
   }
-  void unbind(ExprId var) {
-    scopes_.erase(var);
-    if (auto it = hidden_.find(var); it != hidden_.end()) {
-      scopes_.insert(it->second);
-      hidden_.erase(it);
-    }
+  /// The var in view named `name`, or no_expr.
+  ExprId in_view(std::string_view name) const {
+    const auto it = names_.find(spell(name));
+    return it == names_.end() ? no_expr : innermost_[it->second];
+  }
+
+  /// A name of the function, as the table of names keeps it: its first var,
+  /// and the hash of its text, so that growing the table reads no name.
+  struct Name {
+    ExprId var;
+    std::uint32_t hash;
+  };
+  /// A name as read, to look up.
+  struct Spelled {
+    std::string_view text;
+    std::uint32_t hash;
+  };
+  static Spelled spell(std::string_view text) {
+    return {text, static_cast<std::uint32_t>(std::hash<std::string_view>()(text))};
   }
   struct NameHash {
-    using is_transparent = void;
-    const BodyBuilder* names;
-    std::size_t operator()(std::string_view name) const { return std::hash<std::string_view>()(name); }
-    std::size_t operator()(ExprId var) const { return (*this)(names->name(var)); }
+    using is_transparent = void;  // the table mixes the bits further
+    std::size_t operator()(const auto& name) const { return name.hash; }
   };
   struct SameName {
     using is_transparent = void;
     const BodyBuilder* names;
-    std::string_view name(std::string_view name) const { return name; }
-    std::string_view name(ExprId var) const { return names->name(var); }
-    bool operator()(const auto& a, const auto& b) const { return name(a) == name(b); }
+    std::string_view text(const Spelled& name) const { return name.text; }
+    std::string_view text(const Name& name) const { return names->name(name.var); }
+    bool operator()(const auto& a, const auto& b) const { return a.hash == b.hash && text(a) == text(b); }
   };
 
   // -- Expressions --------------------------------------------------------------
@@ -419,6 +437,7 @@ class Parser {
   ExprId parse_expr(std::size_t depth) {
     if (depth > max_recursion) error(start_, fmt::format("expression nested more than {} deep", max_nesting));
     std::vector<PendingLet> lets;
+    const std::size_t outer = scope();
     while (at_keyword("let")) {
       const std::uint32_t loc = start_;
       advance();
@@ -432,13 +451,11 @@ class Parser {
       const ExprId value = parse_expr(depth + 1);
       if (token_ != Token::semicolon) expected("';' after the value of a let");
       advance();
-      const ExprId var = new_var(name, type, var_at);
-      bind(var);
-      lets.push_back({var, value, loc});
+      lets.push_back({new_var(name, type, var_at), value, loc});
     }
     ExprId result = parse_non_let(depth);
+    end_scope(outer);
     for (auto it = lets.rbegin(); it != lets.rend(); ++it) {
-      unbind(it->var);
       result = nested(builder_.let(it->var, it->value, result, types::unknown, it->loc));
     }
     return result;
@@ -503,10 +520,10 @@ class Parser {
     switch (token_) {
       case Token::local: {
         const std::string_view name = spelling().substr(1);
-        auto it = scopes_.find(name);
-        if (it == scopes_.end()) error(loc, fmt::format("unknown variable '%{}'", printable(name)));
+        const ExprId var = in_view(name);
+        if (var == no_expr) error(loc, fmt::format("unknown variable '%{}'", printable(name)));
         advance();
-        return *it;
+        return var;
       }
       case Token::global: {
         const ExprId g = builder_.global(spelling().substr(1), types::unknown, loc);
@@ -591,13 +608,14 @@ class Parser {
   ExprId parse_fn(std::size_t depth) {
     const std::uint32_t loc = start_;
     advance();
+    const std::size_t outer = scope();
     std::vector<ExprId> params = parse_params();
     Type result = types::unknown;
     if (accept(Token::arrow)) result = parse_type();
     expect(Token::lbrace);
     const ExprId body = parse_expr(depth + 1);
     expect(Token::rbrace);
-    for (ExprId p : params) unbind(p);
+    end_scope(outer);
     Type type = types::unknown;
     if (result.known()) {
       std::vector<Type> param_types;
@@ -616,10 +634,15 @@ class Parser {
   std::uint32_t start_ = 0;
   Token token_ = Token::end;
   BodyBuilder builder_;
-  boost::unordered_flat_set<ExprId, NameHash, SameName> scopes_{0, NameHash{&builder_}, SameName{&builder_}};
-  boost::unordered_flat_map<ExprId, ExprId> hidden_;  // binder -> the binder of its name it hides
-  // The first var of each name, whose name slot later vars of the name share.
-  boost::unordered_flat_set<ExprId, NameHash, SameName> stored_{0, NameHash{&builder_}, SameName{&builder_}};
+  // Each name of the function: its first var (whose name slot later vars of
+  // the name share), hashed and compared by name, and its number.
+  boost::unordered_flat_map<Name, std::uint32_t, NameHash, SameName> names_{0, NameHash{}, SameName{&builder_}};
+  std::vector<ExprId> innermost_;  // per name number: the var of that name in view, or no_expr
+  struct Bound {
+    std::uint32_t name;  // its number
+    ExprId hidden;       // the var of the name it hides, or no_expr
+  };
+  std::vector<Bound> bound_;  // the vars in view, the innermost last
   std::size_t released_ = 0;                         // where the source text was last handed back
   std::vector<std::uint32_t> height_;                // per node built: its nesting (see ir::nesting)
 };
@@ -1110,18 +1133,14 @@ inline Module parse_source(const std::shared_ptr<const Source>& source, std::siz
     const std::vector<std::size_t> cuts = piece_cuts(text, threads * 4);
     if (cuts.size() > 2) {
       std::vector<std::vector<Function>> pieces(cuts.size() - 1);
-      std::atomic<bool> failed{false};
-      tbb::task_arena arena(static_cast<int>(threads));
-      arena.execute([&] {
-        tbb::parallel_for(std::size_t{0}, pieces.size(), [&](std::size_t i) {
-          if (failed.load(std::memory_order_relaxed)) return;
-          try {
-            pieces[i] = Parser(source, cuts[i], cuts[i + 1]).parse_functions();
-          } catch (...) {
-            failed.store(true, std::memory_order_relaxed);
-          }
+      bool failed = false;
+      try {
+        passline::parallel_for(pieces.size(), threads, [&](std::size_t i) {
+          pieces[i] = Parser(source, cuts[i], cuts[i + 1]).parse_functions();
         });
-      });
+      } catch (...) {
+        failed = true;  // the one-thread parse below tells what
+      }
       if (!failed) {
         Module module;
         module.source = source;

@@ -27,7 +27,8 @@ class CommonSubexpr final : public Rewrite {
   ExprId node(BodyBuilder& out, ExprId, const Node& n, std::vector<ExprId>& list) override {
     if (n.kind == Kind::let || n.kind == Kind::fn || n.kind == Kind::var) return list_node(out, n, list);
     out_ = &out;
-    const auto first = values_.find(Probe{n, list});
+    const Probe probe{n, list, static_cast<std::uint32_t>(hash(out, n, list))};
+    const auto first = values_.find(probe);
     const ExprId number = first == values_.end() ? no_expr : *first;
     if (number != no_expr && holder_[number] != no_expr) {
       changed = true;
@@ -38,9 +39,13 @@ class CommonSubexpr final : public Rewrite {
     if (number_.size() <= id) {
       number_.resize(std::max<std::size_t>(id + 1, number_.size() * 2), no_expr);
       holder_.resize(number_.size(), no_expr);
+      hash_.resize(number_.size(), 0);
     }
     number_[id] = number == no_expr ? id : number;
-    if (number == no_expr) values_.insert(id);  // a new value, numbered by its first node
+    if (number == no_expr) {  // a new value, numbered by its first node
+      hash_[id] = probe.hash;
+      values_.insert(id);
+    }
     return id;
   }
 
@@ -73,30 +78,31 @@ class CommonSubexpr final : public Rewrite {
 
   static bool has_list(Kind k) { return k == Kind::call || k == Kind::tuple; }
 
-  /// An expression looked up among the values: a node and its list.
+  /// An expression looked up among the values: a node, its list, and the
+  /// hash of what it computes.
   struct Probe {
     const Node& node;
     std::span<const ExprId> list;
+    std::uint32_t hash;
   };
-  /// Values hash and compare by what they compute, so the set holds one node
-  /// per value, four bytes each.
+  /// The set holds each value's number, the first node that computes it,
+  /// and `hash_` the hash of what it computes: so the set grows without
+  /// reading a node, and a probe reads one only where the hashes agree.
   struct ValueHash {
-    using is_transparent = void;
+    using is_transparent = void;  // the set mixes the bits further
     const CommonSubexpr* cse;
-    std::size_t operator()(const Probe& p) const { return cse->hash(*cse->out_, p.node, p.list); }
-    std::size_t operator()(ExprId id) const { return (*this)(cse->probe(id)); }
+    std::size_t operator()(const Probe& p) const { return p.hash; }
+    std::size_t operator()(ExprId number) const { return cse->hash_[number]; }
   };
   struct SameValue {
     using is_transparent = void;
     const CommonSubexpr* cse;
     bool operator()(ExprId a, ExprId b) const { return a == b; }  // the set holds distinct values
-    bool operator()(const Probe& p, ExprId id) const { return cse->same(*cse->out_, id, p.node, p.list); }
-    bool operator()(ExprId id, const Probe& p) const { return (*this)(p, id); }
+    bool operator()(const Probe& p, ExprId number) const {
+      return p.hash == cse->hash_[number] && cse->same(*cse->out_, number, p.node, p.list);
+    }
+    bool operator()(ExprId number, const Probe& p) const { return (*this)(p, number); }
   };
-  Probe probe(ExprId id) const {
-    const Node& n = (*out_)[id];
-    return {n, has_list(n.kind) ? out_->list(n.b, n.c) : std::span<const ExprId>()};
-  }
 
   std::uint64_t hash(const BodyBuilder& out, const Node& n, std::span<const ExprId> list) const {
     std::uint64_t h = mix(static_cast<std::uint64_t>(n.kind) << 8 | static_cast<std::uint64_t>(n.op), n.type.id);
@@ -151,6 +157,7 @@ class CommonSubexpr final : public Rewrite {
   boost::unordered_flat_set<ExprId, ValueHash, SameValue> values_{0, ValueHash{this}, SameValue{this}};
   std::vector<ExprId> number_;  // node -> first node of its value
   std::vector<ExprId> holder_;  // value number -> the variable in scope holding it, or no_expr
+  std::vector<std::uint32_t> hash_;  // value number -> the hash of what it computes
   std::vector<Scope> scopes_;
 };
 
