@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -83,3 +84,58 @@ TEST(Parallel, FirstFailingFunctionIsTheOneReported) {
 }
 
 }  // namespace
+
+// passline::parallel_for, which function passes, the reference IR's parser
+// and verifier run on.
+TEST(ParallelFor, VisitsEveryIndexOnceOnAnyNumberOfThreads) {
+  for (std::size_t threads : {1, 2, 4}) {
+    std::vector<std::atomic<int>> visits(1000);
+    passline::parallel_for(visits.size(), threads, [&](std::size_t i) { visits[i].fetch_add(1); });
+    for (std::size_t i = 0; i < visits.size(); ++i) EXPECT_EQ(visits[i].load(), 1) << i << " on " << threads;
+  }
+}
+
+TEST(ParallelFor, RethrowsTheErrorOfTheLowestIndexAsOneThreadWould) {
+  for (std::size_t threads : {1, 2, 4}) {
+    for (int round = 0; round < 20; ++round) {
+      try {
+        passline::parallel_for(500, threads, [&](std::size_t i) {
+          if (i % 97 == 41) throw std::runtime_error("index " + std::to_string(i));
+        });
+        ADD_FAILURE() << "nothing thrown on " << threads;
+      } catch (const std::runtime_error& error) {
+        EXPECT_STREQ(error.what(), "index 41") << "on " << threads;
+      }
+    }
+  }
+}
+
+TEST(ParallelFor, OneThreadStopsAtTheFirstError) {
+  std::vector<std::size_t> visited;
+  EXPECT_THROW(passline::parallel_for(10, 1, [&](std::size_t i) {
+                 visited.push_back(i);
+                 if (i == 3) throw std::logic_error("stop");
+               }),
+               std::logic_error);
+  EXPECT_EQ(visited, (std::vector<std::size_t>{0, 1, 2, 3}));
+}
+
+TEST(ParallelFor, RunsOnAsManyThreadsAsAsked) {
+  // Two calls meet at a barrier: both pass it only if they run at once (a
+  // call waits 10 s at most, so that a failure is not a hang).
+  std::atomic<int> arrived{0};
+  std::atomic<int> met{0};
+  passline::parallel_for(2, 2, [&](std::size_t) {
+    arrived.fetch_add(1);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (arrived.load() < 2 && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();
+    if (arrived.load() == 2) met.fetch_add(1);
+  });
+  EXPECT_EQ(met.load(), 2);
+}
+
+TEST(ParallelFor, ThreadCountReadsTheThreadsKey) {
+  EXPECT_EQ(passline::thread_count(with_threads(3)), 3u);
+  EXPECT_EQ(passline::thread_count(with_threads(0)), passline::hardware_threads());
+  EXPECT_EQ(passline::thread_count(PassContext{}), passline::hardware_threads());
+}
