@@ -348,14 +348,18 @@ class BodyBuilder {
 
  private:
   /// Hands back to the system the whole pages of `v`'s capacity past its
-  /// size: after a rewrite in place, what is left of the longer input. They
-  /// are never read, and come back zeroed should the vector grow into them.
+  /// size, if they are many: after a rewrite in place, what is left of a
+  /// much longer input. They are never read, and come back zeroed should
+  /// the vector grow into them. A few pages are kept: handing them back
+  /// stops every thread of the process to flush its TLB, and the allocator
+  /// would hand them out again, to be zeroed anew.
   template <class T>
   static void release_unused(std::vector<T>& v) {
     static const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+    constexpr std::uintptr_t worth_it = std::uintptr_t{1} << 20;
     const auto begin = (reinterpret_cast<std::uintptr_t>(v.data() + v.size()) + page - 1) / page * page;
     const auto end = reinterpret_cast<std::uintptr_t>(v.data() + v.capacity()) / page * page;
-    if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
+    if (end > begin && end - begin >= worth_it) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
   }
 
   inline ExprId add(const Node& n) {

@@ -66,6 +66,8 @@ bool is_digit(char c) { return c >= '0' && c <= '9'; }
 /// around a block in operand position).
 constexpr std::size_t max_recursion = 2 * max_nesting + 2;
 constexpr std::size_t release_every = std::size_t{1} << 20;
+/// A body this many nodes long gets room for the rest of it (make_room).
+constexpr std::size_t reserve_after = std::size_t{1} << 16;
 
 class Parser {
  public:
@@ -164,8 +166,8 @@ class Parser {
     switch (c) {
       case '(': return single(Token::lparen);
       case ')': return single(Token::rparen);
-      case '{': return single(Token::lbrace);
-      case '}': return single(Token::rbrace);
+      case '{': ++braces_; return single(Token::lbrace);
+      case '}': --braces_; return single(Token::rbrace);
       case ',': return single(Token::comma);
       case ';': return single(Token::semicolon);
       case ':': return single(Token::colon);
@@ -309,9 +311,6 @@ class Parser {
     advance();
     builder_ = BodyBuilder();
     height_.clear();
-    // A node takes at least two characters of text: room for what is left
-    // costs address space, not memory, and spares the copies of growing.
-    if (text_.size() - pos_ > (std::size_t{1} << 20)) builder_.reserve((text_.size() - pos_) / 2);
     names_.clear();
     innermost_.clear();
     bound_.clear();
@@ -319,10 +318,34 @@ class Parser {
     Type result = types::unknown;
     if (accept(Token::arrow)) result = parse_type();
     expect(Token::lbrace);
+    body_depth_ = braces_;
+    reserved_ = false;
     const ExprId root = parse_expr(0);
     expect(Token::rbrace);
     fn.body = builder_.finish(params, root, result);
     return fn;
+  }
+
+  /// Once a body is large (reserve_after nodes), room for the rest of it:
+  /// a node takes at least two characters of text, and room costs address
+  /// space, not memory, while it spares the copies (and the peak of old and
+  /// new together) of growing. The rest is found by its braces, unparsed.
+  void make_room() {
+    if (reserved_ || builder_.size() < reserve_after) return;
+    reserved_ = true;
+    std::size_t depth = braces_;
+    std::size_t end = pos_;
+    for (; end < text_.size() && depth >= body_depth_; ++end) {
+      const char c = text_[end];
+      if (c == '/' && end + 1 < text_.size() && text_[end + 1] == '/') {
+        while (end + 1 < text_.size() && text_[end + 1] != '\n') ++end;
+      } else if (c == '{') {
+        ++depth;
+      } else if (c == '}') {
+        --depth;
+      }
+    }
+    builder_.reserve(builder_.size() + (end - pos_) / 2);
   }
 
   /// `(%a: T, ...)`; puts the parameters in view.
@@ -452,6 +475,7 @@ class Parser {
       if (token_ != Token::semicolon) expected("';' after the value of a let");
       advance();
       lets.push_back({new_var(name, type, var_at), value, loc});
+      make_room();
     }
     ExprId result = parse_non_let(depth);
     end_scope(outer);
@@ -644,6 +668,9 @@ class Parser {
   };
   std::vector<Bound> bound_;  // the vars in view, the innermost last
   std::size_t released_ = 0;                         // where the source text was last handed back
+  std::size_t braces_ = 0;                           // '{' read less '}' read
+  std::size_t body_depth_ = 0;                       // braces_ inside the body being parsed
+  bool reserved_ = false;                            // whether make_room made room for this body
   std::vector<std::uint32_t> height_;                // per node built: its nesting (see ir::nesting)
 };
 
@@ -1091,32 +1118,34 @@ constexpr std::size_t parallel_bytes = std::size_t{1} << 16;
 constexpr std::size_t print_batch_nodes = std::size_t{1} << 15;
 
 /// Where the text may be cut into pieces of whole functions, about
-/// `pieces` of them: the offsets, from 0 to the end, of the top-level
-/// functions that begin a piece. A function begins where, outside any
-/// braces and after a `}`, `#[` or the word `def` stands. Only comments can
-/// hide a brace in this text format, so for text that parses these are the
-/// parser's own boundaries; for text that does not, the pieces fail to
-/// parse and the parse starts over on one thread.
+/// `pieces` of them of about the same length: the offsets, from 0 to the
+/// end, where a piece begins. A piece begins at a line that starts with
+/// `def` or `#[` right after a `}` (and spaces): where a top-level function
+/// begins in text that parses, since neither can start a line inside a
+/// body. Finding them reads only the text around each place aimed at, not
+/// the whole. Text that does not parse may be cut elsewhere; then a piece
+/// fails to parse, and the parse starts over on one thread.
 inline std::vector<std::size_t> piece_cuts(std::string_view text, std::size_t pieces) {
-  const std::size_t target = std::max<std::size_t>(1, text.size() / std::max<std::size_t>(1, pieces));
   std::vector<std::size_t> cuts{0};
-  std::ptrdiff_t depth = 0;
-  char last = 0;  // the last character outside comments and spaces
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') {
-      while (i < text.size() && text[i] != '\n') ++i;
-      continue;
+  auto begins_function = [&](std::size_t at) {
+    const std::string_view line = text.substr(at);
+    const bool def = line.starts_with("def") && (line.size() == 3 || !is_name_char(line[3]));
+    if (!def && !line.starts_with("#[")) return false;
+    std::size_t before = at;
+    while (before > 0 && (text[before - 1] == ' ' || text[before - 1] == '\t' || text[before - 1] == '\n' ||
+                          text[before - 1] == '\r')) {
+      --before;
     }
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') continue;
-    if (c == '{') ++depth;
-    if (c == '}' && --depth < 0) return {0, text.size()};
-    if (depth == 0 && last == '}' && i - cuts.back() >= target) {
-      const bool attributes = c == '#' && i + 1 < text.size() && text[i + 1] == '[';
-      const bool def = text.substr(i, 3) == "def" && (i + 3 == text.size() || !is_name_char(text[i + 3]));
-      if (attributes || def) cuts.push_back(i);
+    return before > 0 && text[before - 1] == '}';
+  };
+  std::size_t from = 0;  // no cut before this: the search reached it already
+  for (std::size_t i = 1; i < pieces; ++i) {
+    std::size_t at = std::max(from, text.size() / pieces * i);
+    while ((at = text.find('\n', at)) != std::string_view::npos && !begins_function(++at)) {
     }
-    last = c;
+    if (at == std::string_view::npos) break;  // no function begins further on
+    cuts.push_back(at);
+    from = at + 1;
   }
   cuts.push_back(text.size());
   return cuts;

@@ -107,12 +107,14 @@ struct DeadCodeElimination {
       auto it = index.find(name);
       return it != index.end() && pure[it->second] != 0;
     };
-    for (Function& fn : module.functions) {
-      if (fn.skip_optimization) continue;
+    // Each function on its own, on the context's threads, as a function pass runs.
+    passline::parallel_for(module.functions.size(), thread_count(ctx), [&](std::size_t i) {
+      Function& fn = module.functions[i];
+      if (fn.skip_optimization) return;
       detail::DeadCode dead(*fn.body, effects(*fn.body, pure_global));
       fn.body = rewrite(std::move(fn.body), dead);  // in place when this module alone holds it
       ctx.statistics->add(info.name, "lets dropped", dead.dropped);
-    }
+    });
 
     std::vector<std::uint8_t> root(module.functions.size(), 0);
     bool any_export = false;
