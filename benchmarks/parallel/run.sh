@@ -13,13 +13,7 @@ set -euo pipefail
 build="${1:?usage: benchmarks/parallel/run.sh BUILD_DIR [OPS] [FUNCTIONS]}"
 ops="${2:-1000000}"
 functions="${3:-1000}"
-generate="$build/benchmarks/vs_mlir_generate"
-opt="$build/tools/passline-opt/passline-opt"
-mlir_opt="$(command -v mlir-opt-19 || true)"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-
-source "$(dirname "${BASH_SOURCE[0]}")/../measure.sh"  # measure, faster
+source "$(dirname "${BASH_SOURCE[0]}")/../measure.sh"  # generate, opt, pass_scaling, mlir_opt, work; measure, faster, best_of
 # A phase's wall seconds in a --time-passes report.
 # (top level: the name right after the count, not indented under a pipeline).
 phase() { awk -v name="$2" '$0 ~ ("[0-9]  " name "$") { print $1; exit }' "$1"; }
@@ -45,12 +39,7 @@ done
 printf '%-22s | %10s\n' "1 thread / 2 threads" "$(awk -v a="$t1" -v b="$t2" 'BEGIN { printf "%.2f", a / b }')"
 echo "same output on 1 and 2 threads: $same"
 if [[ -n "$mlir_opt" ]]; then
-  bestm=""
-  for _ in 1 2 3; do
-    r=$(measure "$work/out.mlir" "$mlir_opt" --canonicalize --cse "$work/in.mlir")
-    if [[ -z "$bestm" ]] || faster "$r" "$bestm"; then bestm="$r"; fi
-  done
-  read -r tm mm <<<"$bestm"
+  read -r tm mm < <(best_of 3 "$work/out.mlir" "$mlir_opt" --canonicalize --cse "$work/in.mlir")
   echo "mlir-opt-19 --canonicalize --cse (its default threading): $tm s, $mm MB;" \
     "passline on 2 threads is $(awk -v a="$tm" -v b="$t2" 'BEGIN { printf "%.1f", a / b }')x faster," \
     "at $(awk -v a="$m2" -v b="$mm" 'BEGIN { printf "%.2f", a / b }') of its peak memory"
@@ -63,15 +52,11 @@ passes=(InferType FoldConstant SimplifyExpr EliminateCommonSubexpr DeadCodeElimi
 printf '%-8s %10s' ops "whole run"; printf ' %12s' "${passes[@]}"; echo
 for n in 100000 300000 1000000; do
   "$generate" "$n" 2 "$work/one.ir" "$work/one.mlir"
-  best=""
-  for _ in 1 2 3; do
-    r=$(measure "$work/one.out" "$opt" "$work/one.ir" -O2 --threads=1)
-    if [[ -z "$best" ]] || faster "$r" "$best"; then best="$r"; fi
-  done
+  best=$(best_of 5 "$work/one.out" "$opt" "$work/one.ir" -O2 --threads=1)
   printf '%-8s %10.1f' "$n" "$(awk -v t="${best%% *}" -v n="$n" 'BEGIN { print t * 1e9 / n }')"
   "$opt" "$work/one.ir" --passes=InferType -o "$work/typed.ir"
   for p in "${passes[@]}"; do
-    printf ' %12s' "$("$build/benchmarks/pass_scaling" "$work/typed.ir" "$p")"
+    printf ' %12s' "$("$pass_scaling" "$work/typed.ir" "$p" 5)"
   done
   echo
 done

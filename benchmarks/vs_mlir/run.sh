@@ -7,21 +7,7 @@
 set -euo pipefail
 build="${1:?usage: benchmarks/vs_mlir/run.sh BUILD_DIR [PLOT.png]}"
 plot="${2:-}"
-generate="$build/benchmarks/vs_mlir_generate"
-opt="$build/tools/passline-opt/passline-opt"
-mlir_opt="$(command -v mlir-opt-19 || true)"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-
-source "$(dirname "${BASH_SOURCE[0]}")/../measure.sh"  # measure, faster
-best_of() {  # the fastest of three runs (noise only ever adds), with its memory
-  local best="" line
-  for _ in 1 2 3; do
-    line=$(measure "$@")
-    if [[ -z "$best" ]] || faster "$line" "$best"; then best="$line"; fi
-  done
-  echo "$best"
-}
+source "$(dirname "${BASH_SOURCE[0]}")/../measure.sh"  # generate, opt, pass_scaling, mlir_opt, work; best_of
 ops_passline() { grep -cE '(add|sub|mul)\(' "$1" || true; }
 ops_mlir() { grep -cE 'arith\.(addi|subi|muli)' "$1" || true; }
 
@@ -29,10 +15,10 @@ echo "== end to end: passline-opt -O2 vs mlir-opt-19 --canonicalize --cse (best 
 printf '%-8s | %9s %9s | %9s %9s | %10s %10s | %9s %9s\n' ops "passline s" "mlir s" "pl MB" "mlir MB" "pl ops" "mlir ops" "time x" "memory x"
 for n in 10000 100000 1000000; do
   "$generate" "$n" 1 "$work/in.ir" "$work/in.mlir"
-  read -r pt pm < <(best_of "$work/out.ir" "$opt" "$work/in.ir" -O2)
+  read -r pt pm < <(best_of 3 "$work/out.ir" "$opt" "$work/in.ir" -O2)
   po=$(ops_passline "$work/out.ir")
   if [[ -n "$mlir_opt" ]]; then
-    read -r mt mm < <(best_of "$work/out.mlir" "$mlir_opt" --canonicalize --cse "$work/in.mlir")
+    read -r mt mm < <(best_of 3 "$work/out.mlir" "$mlir_opt" --canonicalize --cse "$work/in.mlir")
     mo=$(ops_mlir "$work/out.mlir")
     printf '%-8s | %9s %9s | %9s %9s | %10s %10s | %9.2f %9.2f\n' "$n" "$pt" "$mt" "$pm" "$mm" "$po" "$mo" \
       "$(awk -v a="$mt" -v b="$pt" 'BEGIN { print a / b }')" "$(awk -v a="$pm" -v b="$mm" 'BEGIN { print a / b }')"
@@ -51,7 +37,7 @@ for n in 1000 10000 100000 1000000; do
   "$opt" "$work/in.ir" --passes=InferType -o "$work/typed.ir"
   printf '%-8s' "$n"; printf '%s' "$n" >>"$work/scaling.dat"
   for p in "${passes[@]}"; do
-    ns=$("$build/benchmarks/pass_scaling" "$work/typed.ir" "$p")
+    ns=$("$pass_scaling" "$work/typed.ir" "$p")
     printf ' %12s' "$ns"; printf ' %s' "$ns" >>"$work/scaling.dat"
   done
   echo; echo >>"$work/scaling.dat"
