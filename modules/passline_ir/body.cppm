@@ -280,6 +280,13 @@ class BodyBuilder {
     if (!overlay_) nodes_.reserve(nodes);
   }
 
+  /// No room for more than is built: the vectors as long as what they hold.
+  void shrink_to_fit() {
+    nodes_.shrink_to_fit();
+    lists_.shrink_to_fit();
+    names_.shrink_to_fit();
+  }
+
   /// A builder that writes its nodes over those of `body`, from the first:
   /// how a rewrite transforms a body that nothing else holds without a second
   /// copy. The body keeps its lists, root and parameters, for the rewrite to

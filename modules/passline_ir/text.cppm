@@ -322,6 +322,10 @@ class Parser {
     reserved_ = false;
     const ExprId root = parse_expr(0);
     expect(Token::rbrace);
+    // A small body's vectors grew by doubling: what they hold takes less
+    // room than they have, and copying it is cheap. (A large one's room was
+    // made once, by make_room, and its pages past the end are never touched.)
+    if (!reserved_) builder_.shrink_to_fit();
     fn.body = builder_.finish(params, root, result);
     return fn;
   }
