@@ -166,8 +166,8 @@ class Parser {
     switch (c) {
       case '(': return single(Token::lparen);
       case ')': return single(Token::rparen);
-      case '{': ++braces_; return single(Token::lbrace);
-      case '}': --braces_; return single(Token::rbrace);
+      case '{': return single(Token::lbrace);
+      case '}': return single(Token::rbrace);
       case ',': return single(Token::comma);
       case ';': return single(Token::semicolon);
       case ':': return single(Token::colon);
@@ -318,7 +318,6 @@ class Parser {
     Type result = types::unknown;
     if (accept(Token::arrow)) result = parse_type();
     expect(Token::lbrace);
-    body_depth_ = braces_;
     reserved_ = false;
     const ExprId root = parse_expr(0);
     expect(Token::rbrace);
@@ -330,26 +329,15 @@ class Parser {
     return fn;
   }
 
-  /// Once a body is large (reserve_after nodes), room for the rest of it:
-  /// a node takes at least two characters of text, and room costs address
-  /// space, not memory, while it spares the copies (and the peak of old and
-  /// new together) of growing. The rest is found by its braces, unparsed.
+  /// Once a body is large (reserve_after nodes), room for the rest of the
+  /// text (of this piece, in a parallel parse), which it may well take up:
+  /// a node takes at least two characters. Room costs address space, not
+  /// memory, and spares the copies (and the peak of old and new together)
+  /// of growing.
   void make_room() {
     if (reserved_ || builder_.size() < reserve_after) return;
     reserved_ = true;
-    std::size_t depth = braces_;
-    std::size_t end = pos_;
-    for (; end < text_.size() && depth >= body_depth_; ++end) {
-      const char c = text_[end];
-      if (c == '/' && end + 1 < text_.size() && text_[end + 1] == '/') {
-        while (end + 1 < text_.size() && text_[end + 1] != '\n') ++end;
-      } else if (c == '{') {
-        ++depth;
-      } else if (c == '}') {
-        --depth;
-      }
-    }
-    builder_.reserve(builder_.size() + (end - pos_) / 2);
+    builder_.reserve(builder_.size() + (text_.size() - pos_) / 2);
   }
 
   /// `(%a: T, ...)`; puts the parameters in view.
@@ -672,8 +660,6 @@ class Parser {
   };
   std::vector<Bound> bound_;  // the vars in view, the innermost last
   std::size_t released_ = 0;                         // where the source text was last handed back
-  std::size_t braces_ = 0;                           // '{' read less '}' read
-  std::size_t body_depth_ = 0;                       // braces_ inside the body being parsed
   bool reserved_ = false;                            // whether make_room made room for this body
   std::vector<std::uint32_t> height_;                // per node built: its nesting (see ir::nesting)
 };
