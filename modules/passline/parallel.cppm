@@ -5,7 +5,8 @@
 // threads, visit)` calls `visit(i)` for every index on up to that many
 // threads and, if some calls throw, rethrows the exception of the lowest
 // index: the error a loop on one thread would have stopped at. Function
-// passes, and the reference IR's parser, verifier and printer, run on it.
+// passes run on it, and so do the reference IR's parser and verifier and
+// its DeadCodeElimination.
 module;
 #include <algorithm>
 #include <atomic>

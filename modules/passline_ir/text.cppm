@@ -24,7 +24,6 @@ module;
 #include <iterator>
 #include <unordered_map>
 #include <unordered_set>
-#include <atomic>
 
 #include <boost/container_hash/hash.hpp>
 #include <boost/unordered/unordered_flat_map.hpp>
@@ -60,6 +59,7 @@ bool is_name_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 /// How deep the parser recurses: a nesting of max_nesting as the printer
 /// writes it takes up to two levels a step (an operand, and the parentheses
@@ -136,7 +136,7 @@ class Parser {
   void skip_space() {
     while (pos_ < text_.size()) {
       const char c = text_[pos_];
-      if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      if (is_space(c)) {
         ++pos_;
       } else if (c == '/' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '/') {
         while (pos_ < text_.size() && text_[pos_] != '\n') ++pos_;
@@ -1122,10 +1122,7 @@ inline std::vector<std::size_t> piece_cuts(std::string_view text, std::size_t pi
     const bool def = line.starts_with("def") && (line.size() == 3 || !is_name_char(line[3]));
     if (!def && !line.starts_with("#[")) return false;
     std::size_t before = at;
-    while (before > 0 && (text[before - 1] == ' ' || text[before - 1] == '\t' || text[before - 1] == '\n' ||
-                          text[before - 1] == '\r')) {
-      --before;
-    }
+    while (before > 0 && is_space(text[before - 1])) --before;
     return before > 0 && text[before - 1] == '}';
   };
   std::size_t from = 0;  // no cut before this: the search reached it already

@@ -10,7 +10,6 @@
 // than max_nesting. The walk is iterative, so deep let chains cost no stack.
 module;
 #include <cstdint>
-#include <exception>
 #include <string>
 #include <string_view>
 #include <unordered_map>

@@ -21,7 +21,6 @@
 #include <optional>
 #include <string_view>
 #include <string>
-#include <thread>
 #include <variant>
 #include <vector>
 
