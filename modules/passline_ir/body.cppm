@@ -18,7 +18,6 @@ module;
 #include <span>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 
 #include <sys/mman.h>
 #include <unistd.h>
@@ -95,13 +94,23 @@ class Fingerprinter;
 /// What a builder that writes over the body it rewrites knows of that body.
 struct Overlay {
   static constexpr std::uint8_t kind_bits = 0x0f, done = 0x10, shared = 0x20;
+  Overlay(std::size_t size, std::vector<std::uint8_t> node_state)
+      : input_size(size), state(std::move(node_state)), displaced(std::allocator<Node>().allocate(size)) {}
+  ~Overlay() { std::allocator<Node>().deallocate(displaced, input_size); }
+  Overlay(const Overlay&) = delete;
+  Overlay& operator=(const Overlay&) = delete;
+
   std::size_t input_size = 0;
   std::size_t written = 0;
   /// Per input node: its kind, whether the rewrite is done reading it, and
   /// whether it is a leaf with several users (never done: it is read again).
   std::vector<std::uint8_t> state;
-  /// Input nodes written over before the rewrite was done with them.
-  std::unordered_map<ExprId, Node> displaced;
+  /// Input nodes written over before the rewrite was done with them, each
+  /// at its own index. Room for every input node is address space: only the
+  /// pages of nodes really displaced are ever written, and a look-up is an
+  /// index, where a hash table of them missed the cache once a rewrite that
+  /// grows its body had run far ahead of its input.
+  Node* displaced;
 };
 }  // namespace detail
 
@@ -199,6 +208,10 @@ class BodyBuilder {
   /// A name stored once, for vars that have it to share (`var_named`): its
   /// offset and length among the names.
   inline std::pair<std::uint32_t, std::uint32_t> store_name(std::string_view name) { return intern_name(name); }
+  /// A name stored by `store_name`.
+  inline std::string_view stored_name(std::pair<std::uint32_t, std::uint32_t> name) const {
+    return std::string_view(names_).substr(name.first, name.second);
+  }
   /// A var with a name stored by `store_name`. A builder whose vars are all
   /// made so, or copied, from one whose names are distinct, builds a body
   /// with distinct names, if it stores no name twice.
@@ -299,20 +312,16 @@ class BodyBuilder {
     b.distinct_names_ = body.distinct_names_;
     b.nodes_ = std::move(body.nodes_);
     b.names_ = std::move(body.names_);
-    b.overlay_ = std::make_unique<detail::Overlay>();
-    b.overlay_->input_size = b.nodes_.size();
-    b.overlay_->state = std::move(state);
+    b.overlay_ = std::make_unique<detail::Overlay>(b.nodes_.size(), std::move(state));
     return b;
   }
   /// Node `id` of the body this builder writes over.
-  inline Node input(ExprId id) const { return id >= overlay_->written ? nodes_[id] : overlay_->displaced.at(id); }
+  inline Node input(ExprId id) const { return id >= overlay_->written ? nodes_[id] : overlay_->displaced[id]; }
   inline Kind input_kind(ExprId id) const { return static_cast<Kind>(overlay_->state[id] & detail::Overlay::kind_bits); }
   /// The rewrite reads input node `id` no more (unless it is a shared leaf).
   void done_with(ExprId id) {
     std::uint8_t& state = overlay_->state[id];
-    if (state & detail::Overlay::shared) return;
-    state |= detail::Overlay::done;
-    if (id < overlay_->written) overlay_->displaced.erase(id);
+    if (!(state & detail::Overlay::shared)) state |= detail::Overlay::done;
   }
   bool overlaid() const { return overlay_ != nullptr; }
 
@@ -378,7 +387,7 @@ class BodyBuilder {
     detail::Overlay& o = *overlay_;
     const std::size_t at = o.written++;
     if (at < nodes_.size()) {
-      if (at < o.input_size && !(o.state[at] & detail::Overlay::done)) o.displaced.emplace(static_cast<ExprId>(at), nodes_[at]);
+      if (at < o.input_size && !(o.state[at] & detail::Overlay::done)) std::construct_at(o.displaced + at, nodes_[at]);
       nodes_[at] = n;
     } else {
       nodes_.push_back(n);

@@ -312,7 +312,7 @@ class Parser {
     builder_ = BodyBuilder();
     height_.clear();
     names_.clear();
-    innermost_.clear();
+    named_.clear();
     bound_.clear();
     std::vector<ExprId> params = parse_params();
     Type result = types::unknown;
@@ -364,23 +364,27 @@ class Parser {
   /// A var named `name`, in view from now until its scope ends
   /// (`end_scope`). It shares the name with the vars of that name before it:
   /// a name is stored once, so the body has distinct names.
-  ExprId new_var(std::string_view name, Type type, std::uint32_t at) {
-    const Spelled spelled = spell(name);
-    ExprId var;
-    std::uint32_t number;
-    if (auto it = names_.find(spelled); it != names_.end()) {
-      const Node& first = builder_[it->first.var];
-      var = builder_.var_named({first.a, first.b}, type, at);
-      number = it->second;
-    } else {
-      var = builder_.var_named(builder_.store_name(name), type, at);
-      number = static_cast<std::uint32_t>(innermost_.size());
-      names_.emplace(Name{var, spelled.hash}, number);
-      innermost_.push_back(no_expr);
-    }
-    bound_.push_back({number, innermost_[number]});
-    innermost_[number] = var;
+  ExprId new_var(std::string_view name, Type type, std::uint32_t at) { return new_var(name_number(name), type, at); }
+  /// A var of the name numbered `number` (name_number).
+  ExprId new_var(std::uint32_t number, Type type, std::uint32_t at) {
+    Named& named = named_[number];
+    const ExprId var = builder_.var_named({named.offset, named.length}, type, at);
+    bound_.push_back({number, named.innermost});
+    named.innermost = var;
     return var;
+  }
+  /// The number of the name `name` in this function, given when it is first
+  /// met (its spelling stored then, once). A `let` asks where it reads the
+  /// name, before its value (in which the var is not in view yet): a number
+  /// with no var in view is not in view, so asking early changes nothing.
+  std::uint32_t name_number(std::string_view name) {
+    const Spelled spelled = spell(name);
+    if (const auto it = names_.find(spelled); it != names_.end()) return it->number;
+    const auto number = static_cast<std::uint32_t>(named_.size());
+    const auto [offset, length] = builder_.store_name(name);
+    named_.push_back({offset, length, no_expr});
+    names_.insert(Name{number, spelled.hash});
+    return number;
   }
 
   /// The vars in view: a scope is a mark in `bound_`, and ending it puts
@@ -390,20 +394,20 @@ class Parser {
   std::size_t scope() const { return bound_.size(); }
   void end_scope(std::size_t mark) {
     while (bound_.size() > mark) {
-      innermost_[bound_.back().name] = bound_.back().hidden;
+      named_[bound_.back().name].innermost = bound_.back().hidden;
       bound_.pop_back();
     }
   }
   /// The var in view named `name`, or no_expr.
   ExprId in_view(std::string_view name) const {
     const auto it = names_.find(spell(name));
-    return it == names_.end() ? no_expr : innermost_[it->second];
+    return it == names_.end() ? no_expr : named_[it->number].innermost;
   }
 
-  /// A name of the function, as the table of names keeps it: its first var,
+  /// A name of the function, as the table of names keeps it: its number,
   /// and the hash of its text, so that growing the table reads no name.
   struct Name {
-    ExprId var;
+    std::uint32_t number;
     std::uint32_t hash;
   };
   /// A name as read, to look up.
@@ -420,9 +424,12 @@ class Parser {
   };
   struct SameName {
     using is_transparent = void;
-    const BodyBuilder* names;
+    const Parser* parser;
     std::string_view text(const Spelled& name) const { return name.text; }
-    std::string_view text(const Name& name) const { return names->name(name.var); }
+    std::string_view text(const Name& name) const {
+      const Named& named = parser->named_[name.number];
+      return parser->builder_.stored_name({named.offset, named.length});
+    }
     bool operator()(const auto& a, const auto& b) const { return a.hash == b.hash && text(a) == text(b); }
   };
 
@@ -458,7 +465,7 @@ class Parser {
       advance();
       if (token_ != Token::local) expected("a variable '%name' after 'let'");
       const std::uint32_t var_at = start_;
-      const std::string_view name = spelling().substr(1);
+      const std::uint32_t name = name_number(spelling().substr(1));
       advance();
       Type type = types::unknown;
       if (accept(Token::colon)) type = parse_type();
@@ -652,8 +659,12 @@ class Parser {
   BodyBuilder builder_;
   // Each name of the function: its first var (whose name slot later vars of
   // the name share), hashed and compared by name, and its number.
-  boost::unordered_flat_map<Name, std::uint32_t, NameHash, SameName> names_{0, NameHash{}, SameName{&builder_}};
-  std::vector<ExprId> innermost_;  // per name number: the var of that name in view, or no_expr
+  boost::unordered_flat_set<Name, NameHash, SameName> names_{0, NameHash{}, SameName{this}};
+  struct Named {
+    std::uint32_t offset, length;  // its spelling among the body's names
+    ExprId innermost;              // the var of the name in view, or no_expr
+  };
+  std::vector<Named> named_;  // per name number
   struct Bound {
     std::uint32_t name;  // its number
     ExprId hidden;       // the var of the name it hides, or no_expr
