@@ -6,9 +6,11 @@
 #      mlir-opt-19 --canonicalize --cse on the same program, its own default
 #      threading.
 #   2. One function of 10^5, 3x10^5 and 10^6 operations: the whole run, and
-#      each pass alone, in ns per operation.
+#      each phase and pass of it, in ns per operation, and how far apart the
+#      three sizes are (the largest over the smallest).
 # Results go in docs/benchmarks.md.
 #   benchmarks/parallel/run.sh BUILD_DIR [OPS] [FUNCTIONS]
+# ROUNDS=N sets the rounds of part 2 (5).
 set -euo pipefail
 build="${1:?usage: benchmarks/parallel/run.sh BUILD_DIR [OPS] [FUNCTIONS]}"
 ops="${2:-1000000}"
@@ -47,17 +49,50 @@ else
   echo "mlir-opt-19 missing: ./dev setup --peers"
 fi
 
-echo; echo "== one function: ns per operation, the whole run (1 thread) and each pass alone"
-passes=(InferType FoldConstant SimplifyExpr EliminateCommonSubexpr DeadCodeElimination)
-printf '%-8s %10s' ops "whole run"; printf ' %12s' "${passes[@]}"; echo
-for n in 100000 300000 1000000; do
-  "$generate" "$n" 2 "$work/one.ir" "$work/one.mlir"
-  best=$(best_of 5 "$work/one.out" "$opt" "$work/one.ir" -O2 --threads=1)
-  printf '%-8s %10.1f' "$n" "$(awk -v t="${best%% *}" -v n="$n" 'BEGIN { print t * 1e9 / n }')"
-  "$opt" "$work/one.ir" --passes=InferType -o "$work/typed.ir"
-  for p in "${passes[@]}"; do
-    printf ' %12s' "$("$pass_scaling" "$work/typed.ir" "$p" 5)"
+echo; echo "== one function: ns per operation, the whole run and each phase and pass of it (1 thread)"
+# The sizes alternate, round after round, and each takes the same time in a
+# round (10^6 / n runs), so that a busy spell of the host falls on all of
+# them; each figure is the best of its runs. Rows are --time-passes' (a pass
+# run twice in -O2, SimplifyExpr, counts both runs).
+sizes=(100000 300000 1000000)
+rows=("Parse input" "Verify input" InferType FoldConstant SimplifyExpr EliminateCommonSubexpr DeadCodeElimination
+      "Verify output" "Print output")
+rounds="${ROUNDS:-5}"
+for n in "${sizes[@]}"; do "$generate" "$n" 2 "$work/$n.ir" "$work/$n.mlir"; done
+for ((round = 0; round < rounds; ++round)); do
+  for n in "${sizes[@]}"; do
+    for ((run = 0; run < 1000000 / n; ++run)); do
+      start=$EPOCHREALTIME
+      "$opt" "$work/$n.ir" -O2 --threads=1 --time-passes -o "$work/one.out" 2>"$work/report"
+      end=$EPOCHREALTIME
+      { echo "whole run $start $end"; cat "$work/report"; } >>"$work/reports.$n"
+    done
+  done
+done
+# The best of a row in a size's reports, in ns per operation.
+best() {
+  awk -v row="$2" -v n="$3" '
+    row == "whole run" && /^whole run / { t = $4 - $3 }
+    row != "whole run" && $0 ~ ("[0-9]  +" row "$") { t = $1 }
+    t != "" { if (best == "" || t < best) best = t; t = "" }
+    END { printf "%.0f", best * 1e9 / n }' "$1"
+}
+printf '%-8s %9s' ops "whole run"; printf ' %13s' "${rows[@]}"; echo
+declare -A low high
+for n in "${sizes[@]}"; do
+  printf '%-8s' "$n"
+  for row in "whole run" "${rows[@]}"; do
+    ns=$(best "$work/reports.$n" "$row" "$n")
+    [[ "$row" == "whole run" ]] && printf ' %9s' "$ns" || printf ' %13s' "$ns"
+    if [[ -z "${low[$row]:-}" ]] || ((ns < low[$row])); then low[$row]=$ns; fi
+    if [[ -z "${high[$row]:-}" ]] || ((ns > high[$row])); then high[$row]=$ns; fi
   done
   echo
 done
-echo "(each pass alone: ns per node of its input; a node is about one operation's worth)"
+printf '%-8s' "max/min"
+for row in "whole run" "${rows[@]}"; do
+  r=$(awk -v a="${high[$row]}" -v b="${low[$row]}" 'BEGIN { printf "%.2f", b ? a / b : 0 }')
+  [[ "$row" == "whole run" ]] && printf ' %9s' "$r" || printf ' %13s' "$r"
+done
+echo
+echo "(ns per operation of the input program; best of $rounds rounds, each running a size 10^6/n times)"
