@@ -2,14 +2,20 @@
 //
 // A module pass: a call's type is its callee's result, so callees are typed
 // before their callers (a recursive function must declare its result type).
-// Type errors are reported to the context's diagnostics with their location,
-// one per function (later ones would mostly repeat it), and the pass then
-// fails, naming how many there were. A function whose types are already all
-// written keeps its body, shared with the input.
+// The order is that of a depth-first walk of the calls from the first
+// function on; functions whose callees are all typed are typed at once, on
+// the context's threads, each as that walk would find it. Type errors are
+// reported to the context's diagnostics with their location, one per
+// function (later ones would mostly repeat it), in the order the walk meets
+// them on any number of threads, and the pass then fails, naming how many
+// there were. A function whose types are already all written keeps its
+// body, shared with the input.
 module;
 #include <cstdint>
 #include <memory>
+#include <algorithm>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -28,46 +34,93 @@ struct TypeFailure {
   std::string message;
 };
 
+/// The order a depth-first walk of the calls, callees first and from the
+/// first function on, types functions in, and what typing each one relies
+/// on: which of its callees are typed before it, and which are still being
+/// walked then (it is called back from them: recursion).
+struct TypingOrder {
+  std::vector<std::size_t> finished;                  // in the order the walk types them
+  std::vector<std::vector<std::size_t>> levels;       // each function after all its callees' levels
+  std::vector<std::vector<std::size_t>> in_progress;  // per function: its callees still being walked
+};
+
+/// The typing order of functions that call `callees` (per function, in the
+/// order its nodes name them). The walk is iterative: a long chain of calls
+/// costs no stack.
+inline TypingOrder typing_order(const std::vector<std::vector<std::size_t>>& callees) {
+  const std::size_t count = callees.size();
+  TypingOrder order;
+  order.in_progress.resize(count);
+  std::vector<std::uint8_t> state(count, 0);  // 0: not met, 1: being walked, 2: typed
+  std::vector<std::size_t> level(count, 0);
+  struct Frame {
+    std::size_t fn;
+    std::size_t next;  // its next callee to walk
+  };
+  std::vector<Frame> stack;
+  for (std::size_t first = 0; first < count; ++first) {
+    if (state[first] != 0) continue;
+    state[first] = 1;
+    stack.push_back({first, 0});
+    while (!stack.empty()) {
+      if (Frame& top = stack.back(); top.next < callees[top.fn].size()) {
+        const std::size_t callee = callees[top.fn][top.next++];
+        if (state[callee] == 0) {
+          state[callee] = 1;
+          stack.push_back({callee, 0});
+        }
+        continue;
+      }
+      const std::size_t fn = stack.back().fn;
+      stack.pop_back();
+      for (const std::size_t callee : callees[fn]) {
+        if (state[callee] == 1) {
+          order.in_progress[fn].push_back(callee);
+        } else {
+          level[fn] = std::max(level[fn], level[callee] + 1);
+        }
+      }
+      state[fn] = 2;
+      order.finished.push_back(fn);
+      if (order.levels.size() <= level[fn]) order.levels.resize(level[fn] + 1);
+      order.levels[level[fn]].push_back(fn);
+    }
+  }
+  return order;
+}
+
 class Inference {
  public:
-  Inference(const Module& module, std::vector<Type>& signatures, std::vector<std::uint8_t>& state,
-            const std::unordered_map<std::string_view, std::size_t>& index, PassContext& ctx)
-      : module_(module), signatures_(signatures), state_(state), index_(index), ctx_(ctx) {}
+  Inference(const Module& module, std::vector<Type>& signatures, const std::unordered_map<std::string_view, std::size_t>& index)
+      : module_(module), signatures_(signatures), index_(index) {}
 
   /// The types found for a function whose body does not have them yet.
   struct Annotation {
     std::vector<Type> types;
     Type result;
   };
+  /// What typing one function found: its types, when they differ from
+  /// those its body carries, or its error.
+  struct Outcome {
+    std::optional<Annotation> annotation;
+    std::optional<TypeFailure> failure;
+  };
 
-  /// Types function `i` (and first the functions it calls); records its types
-  /// when they differ from those its body carries.
-  void infer(std::size_t i, std::vector<std::optional<Annotation>>& annotations) {
-    if (state_[i] != 0) return;
-    state_[i] = 1;  // in progress: a call back here is recursion
+  /// Types function `i`, whose callees are typed but those `in_progress`
+  /// (typing_order), and sets its signature. Functions of one level may be
+  /// typed at once: each writes its own signature, and reads those of lower
+  /// levels, or of callees in progress, which are not typed yet.
+  Outcome infer(std::size_t i, std::span<const std::size_t> in_progress) {
     const Function& fn = module_.functions[i];
     const Body& body = *fn.body;
-    for (std::size_t id = 0; id < body.size(); ++id) {
-      if (body[static_cast<ExprId>(id)].kind != Kind::global) continue;
-      auto callee = index_.find(body.name(static_cast<ExprId>(id)));
-      if (callee != index_.end()) infer(callee->second, annotations);
-    }
     std::vector<Type> types(body.size());
     Type result = types::unknown;
     try {
-      result = infer_body(fn, types);
-    } catch (const TypeFailure& failure) {
-      ++errors;
-      const std::uint32_t loc = failure.at == no_expr ? fn.loc : body[failure.at].loc;
-      ctx_.diagnostics->report({.severity = Severity::error,
-                                .location = module_.source->location(loc),
-                                .message = failure.message,
-                                .snippet = module_.source->snippet(loc)});
-      state_[i] = 2;
-      return;
+      result = infer_body(fn, types, in_progress);
+    } catch (TypeFailure& failure) {
+      return {.annotation = std::nullopt, .failure = std::move(failure)};
     }
     signatures_[i] = signature(body, result);
-    state_[i] = 2;
     // Nodes the body no longer reaches (left behind by a rewrite in place)
     // get no type and do not count: a body whose reachable nodes are typed
     // as inferred is kept as it is, with its cached fingerprint.
@@ -75,7 +128,8 @@ class Inference {
     for (std::size_t id = 0; same && id < body.size(); ++id) {
       same = !types[id].known() || types[id] == body[static_cast<ExprId>(id)].type;
     }
-    if (!same) annotations[i] = Annotation{std::move(types), result};
+    if (same) return {};
+    return {.annotation = Annotation{std::move(types), result}, .failure = std::nullopt};
   }
 
   /// `body` with `annotation`'s types written on it; in place when nothing
@@ -87,8 +141,6 @@ class Inference {
     for (std::size_t id = 0; id < annotation.types.size(); ++id) out.set_type(static_cast<ExprId>(id), annotation.types[id]);
     return out.finish(params, root, annotation.result);
   }
-
-  std::size_t errors = 0;
 
   /// The function type of a body with parameters typed as declared.
   static Type signature(const Body& body, Type result) {
@@ -112,7 +164,7 @@ class Inference {
     return body[operand].kind == Kind::var ? parent : operand;
   }
 
-  Type infer_body(const Function& fn, std::vector<Type>& t) {
+  Type infer_body(const Function& fn, std::vector<Type>& t, std::span<const std::size_t> in_progress) {
     const Body& body = *fn.body;
     auto& table = TypeTable::global();
     for (ExprId p : body.params()) t[p] = body[p].type;
@@ -151,7 +203,7 @@ class Inference {
           if (callee == index_.end()) fail(id, fmt::format("unknown function '@{}'", body.name(id)));
           const Type sig = signatures_[callee->second];
           if (!sig.known()) {
-            if (state_[callee->second] == 1) {
+            if (std::ranges::find(in_progress, callee->second) != in_progress.end()) {
               fail(id, fmt::format("'@{}' is called recursively, so it must declare its result type ('-> i64')",
                                    body.name(id)));
             }
@@ -288,9 +340,7 @@ class Inference {
 
   const Module& module_;
   std::vector<Type>& signatures_;
-  std::vector<std::uint8_t>& state_;
   const std::unordered_map<std::string_view, std::size_t>& index_;
-  PassContext& ctx_;
 };
 
 }  // namespace passline::ir::detail
@@ -317,18 +367,42 @@ struct InferType {
         signatures[i] = detail::Inference::signature(body, body.result());
       }
     }
-    std::vector<std::uint8_t> state(module.functions.size(), 0);
-    std::vector<std::optional<detail::Inference::Annotation>> annotations(module.functions.size());
-    detail::Inference inference(module, signatures, state, index, ctx);
-    for (std::size_t i = 0; i < module.functions.size(); ++i) inference.infer(i, annotations);
-    if (inference.errors > 0) {
-      throw std::runtime_error(fmt::format("{} type error{}", inference.errors, inference.errors == 1 ? "" : "s"));
+    const std::size_t count = module.functions.size();
+    const std::size_t threads = thread_count(ctx);
+    std::vector<std::vector<std::size_t>> callees(count);
+    passline::parallel_for(count, threads, [&](std::size_t i) {
+      const Body& body = *module.functions[i].body;
+      for (ExprId id = 0; id < body.size(); ++id) {
+        if (body[id].kind != Kind::global) continue;
+        if (auto callee = index.find(body.name(id)); callee != index.end()) callees[i].push_back(callee->second);
+      }
+    });
+    const detail::TypingOrder order = detail::typing_order(callees);
+    callees = {};
+    std::vector<detail::Inference::Outcome> outcomes(count);
+    detail::Inference inference(module, signatures, index);
+    for (const std::vector<std::size_t>& level : order.levels) {
+      passline::parallel_for(level.size(), threads, [&](std::size_t k) {
+        outcomes[level[k]] = inference.infer(level[k], order.in_progress[level[k]]);
+      });
     }
-    for (std::size_t i = 0; i < module.functions.size(); ++i) {
-      if (!annotations[i]) continue;
-      module.functions[i].body = detail::Inference::annotate(std::move(module.functions[i].body), *annotations[i]);
-      annotations[i].reset();
+    std::size_t errors = 0;
+    for (const std::size_t i : order.finished) {
+      if (!outcomes[i].failure) continue;
+      ++errors;
+      const detail::TypeFailure& failure = *outcomes[i].failure;
+      const std::uint32_t loc = failure.at == no_expr ? module.functions[i].loc : (*module.functions[i].body)[failure.at].loc;
+      ctx.diagnostics->report({.severity = Severity::error,
+                               .location = module.source->location(loc),
+                               .message = failure.message,
+                               .snippet = module.source->snippet(loc)});
     }
+    if (errors > 0) throw std::runtime_error(fmt::format("{} type error{}", errors, errors == 1 ? "" : "s"));
+    passline::parallel_for(count, threads, [&](std::size_t i) {
+      if (!outcomes[i].annotation) return;
+      module.functions[i].body = detail::Inference::annotate(std::move(module.functions[i].body), *outcomes[i].annotation);
+      outcomes[i].annotation.reset();
+    });
     return module;
   }
 };

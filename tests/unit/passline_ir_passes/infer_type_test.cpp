@@ -1,8 +1,10 @@
 // InferType: before/after pairs in the text format, and type errors with their places.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 import passline;
 import passline.ir;
 import passline.ir.passes;
@@ -53,6 +55,64 @@ TEST(InferType, LeavesTypedFunctionsShared) {
   const ir::Module typed = passline::Pass<ir::Module>(ir::InferType{})(ir::parse("def @f(%x: i64) { neg(%x) }"));
   const ir::Module again = passline::Pass<ir::Module>(ir::InferType{})(typed);
   EXPECT_TRUE(ir::identical(typed, again));
+}
+
+/// The diagnostics of InferType on `text` on `threads` threads, one line each.
+std::string type_errors(const std::string& text, std::int64_t threads) {
+  passline::PassContext ctx;
+  ctx.config.set(passline::config::threads, threads);
+  try {
+    (void)infer(text, ctx);
+  } catch (const passline::PassError& e) {
+    std::string out = std::string(e.what()) + "\n";
+    for (const auto& d : ctx.diagnostics->entries()) out += d.location + ": " + d.message + "\n";
+    return out;
+  }
+  return "";
+}
+
+TEST(InferType, ErrorsAreTheSameAndInTheSameOrderOnAnyNumberOfThreads) {
+  // Many functions that call each other: some with errors, callers of those,
+  // and recursion without a declared result, met from either end.
+  std::string text;
+  for (int k = 0; k < 120; ++k) {
+    std::string body = "add(%x, 1)";
+    if (k % 7 == 3) body = "add(%x, true)";                                   // an error of its own
+    if (k % 5 == 1 && k > 0) body = "@f" + std::to_string(k - 1) + "(%x)";    // calls the one before
+    if (k % 11 == 4) body = "@f" + std::to_string(k + 1) + "(%x)";            // calls the one after
+    if (k % 13 == 6) body = "@f" + std::to_string(k) + "(%x)";                // itself
+    if (k % 17 == 9) body = "@f" + std::to_string((k * 31) % 120) + "(@f" + std::to_string(k / 2) + "(%x))";
+    text += "def @f" + std::to_string(k) + "(%x: i64) {\n  " + body + "\n}\n";
+  }
+  const std::string one = type_errors(text, 1);
+  ASSERT_NE(one, "");
+  EXPECT_NE(one.find("is called recursively"), std::string::npos);
+  EXPECT_NE(one.find("has a type error, so this call has no type"), std::string::npos);
+  for (const std::int64_t threads : {2, 4}) {
+    for (int round = 0; round < 10; ++round) EXPECT_EQ(type_errors(text, threads), one) << threads << " threads";
+  }
+}
+
+TEST(InferType, ErrorsComeInTheOrderOfADepthFirstWalkOfTheCalls) {
+  // @a calls @b, which is typed (and fails) first; @c calls itself; @d and @e
+  // call each other: @e is typed first, while @d is still in progress.
+  const std::string text =
+      "def @a(%x: i64) {\n  @b(%x)\n}\n"
+      "def @b(%x: i64) {\n  add(%x, true)\n}\n"
+      "def @c(%x: i64) {\n  @c(%x)\n}\n"
+      "def @d(%x: i64) {\n  @e(%x)\n}\n"
+      "def @e(%x: i64) {\n  @d(%x)\n}\n";
+  for (const std::int64_t threads : {1, 2}) {
+    const std::string errors = type_errors(text, threads);
+    EXPECT_EQ(errors.substr(errors.find('\n') + 1),
+              "test.ir:5:3: 'add' needs operands of one type, not i64 and bool\n"
+              "test.ir:2:3: '@b' has a type error, so this call has no type\n"
+              "test.ir:8:3: '@c' is called recursively, so it must declare its result type ('-> i64')\n"
+              "test.ir:14:3: '@d' is called recursively, so it must declare its result type ('-> i64')\n"
+              "test.ir:11:3: '@e' has a type error, so this call has no type\n")
+        << threads << " threads";
+    EXPECT_NE(errors.find("5 type errors"), std::string::npos) << errors;
+  }
 }
 
 struct Case {
