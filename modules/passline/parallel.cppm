@@ -6,7 +6,7 @@
 // threads and, if some calls throw, rethrows the exception of the lowest
 // index: the error a loop on one thread would have stopped at. Function
 // passes run on it, and so do the reference IR's parser and verifier and
-// its DeadCodeElimination.
+// its InferType and DeadCodeElimination.
 module;
 #include <algorithm>
 #include <atomic>
