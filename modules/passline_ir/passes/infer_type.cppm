@@ -11,9 +11,9 @@
 // there were. A function whose types are already all written keeps its
 // body, shared with the input.
 module;
+#include <algorithm>
 #include <cstdint>
 #include <memory>
-#include <algorithm>
 #include <optional>
 #include <span>
 #include <stdexcept>
