@@ -83,6 +83,9 @@ class Parser {
     advance();
   }
 
+  Parser(const Parser&) = delete;  // its table of names points back at it
+  Parser& operator=(const Parser&) = delete;
+
   /// A type alone, as `parse_type` (the exported one) reads it.
   Type parse_whole_type() {
     const Type type = parse_type();
@@ -657,8 +660,8 @@ class Parser {
   std::uint32_t start_ = 0;
   Token token_ = Token::end;
   BodyBuilder builder_;
-  // Each name of the function: its first var (whose name slot later vars of
-  // the name share), hashed and compared by name, and its number.
+  // Each name of the function, by its number, hashed and compared by its
+  // spelling (`named_`).
   boost::unordered_flat_set<Name, NameHash, SameName> names_{0, NameHash{}, SameName{this}};
   struct Named {
     std::uint32_t offset, length;  // its spelling among the body's names
