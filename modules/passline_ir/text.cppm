@@ -32,6 +32,7 @@ module;
 #include <vector>
 
 #include <fmt/format.h>
+#include <tbb/concurrent_queue.h>
 #include <tbb/parallel_pipeline.h>
 #include <tbb/task_arena.h>
 export module passline.ir:text;
@@ -1120,6 +1121,8 @@ namespace passline::ir::detail {
 /// Below this, a parse or print is one thread's work.
 constexpr std::size_t parallel_bytes = std::size_t{1} << 16;
 constexpr std::size_t print_batch_nodes = std::size_t{1} << 15;
+/// About what a node takes in text.
+constexpr std::size_t text_bytes_per_node = 16;
 
 /// Where the text may be cut into pieces of whole functions, about
 /// `pieces` of them of about the same length: the offsets, from 0 to the
@@ -1235,7 +1238,14 @@ void print_to(const Module& module, const std::function<void(std::string_view)>&
     }
     return;
   }
-  using Batch = std::pair<std::size_t, std::size_t>;  // functions [first, second)
+  struct Batch {
+    std::size_t first = 0, last = 0;  // functions [first, last)
+    std::size_t nodes = 0;
+  };
+  // Texts written, whose room the next batches fill again: a batch's text
+  // is then written where pages are already the process's, not in fresh
+  // ones the kernel must fault in and clear (and a growing string copy).
+  tbb::concurrent_queue<std::string> spare;
   std::size_t next = 0;
   tbb::task_arena arena(static_cast<int>(threads));
   arena.execute([&] {
@@ -1247,25 +1257,30 @@ void print_to(const Module& module, const std::function<void(std::string_view)>&
                                           control.stop();
                                           return {};
                                         }
-                                        const std::size_t first = next;
-                                        std::size_t nodes = 0;
-                                        while (next < count && (next == first || nodes < detail::print_batch_nodes)) {
-                                          nodes += module.functions[next++].body->size();
+                                        Batch batch{next, next, 0};
+                                        while (batch.last < count &&
+                                               (batch.last == batch.first || batch.nodes < detail::print_batch_nodes)) {
+                                          batch.nodes += module.functions[batch.last++].body->size();
                                         }
-                                        return {first, next};
+                                        next = batch.last;
+                                        return batch;
                                       }) &
             tbb::make_filter<Batch, std::string>(tbb::filter_mode::parallel,
                                                  [&](Batch batch) {
                                                    std::string text;
-                                                   for (std::size_t i = batch.first; i < batch.second; ++i) {
+                                                   if (spare.try_pop(text)) text.clear();
+                                                   text.reserve(batch.nodes * detail::text_bytes_per_node);
+                                                   for (std::size_t i = batch.first; i < batch.last; ++i) {
                                                      if (i) text += '\n';
                                                      detail::Printer(*module.functions[i].body)
                                                          .function(module.functions[i], text);
                                                    }
                                                    return text;
                                                  }) &
-            tbb::make_filter<std::string, void>(tbb::filter_mode::serial_in_order,
-                                                [&](const std::string& text) { write(text); }));
+            tbb::make_filter<std::string, void>(tbb::filter_mode::serial_in_order, [&](std::string text) {
+              write(text);
+              spare.push(std::move(text));
+            }));
   });
 }
 
@@ -1274,7 +1289,7 @@ void print(const Module& module, std::string& out) {
   std::size_t nodes = 0;
   for (const Function& fn : module.functions) nodes += fn.body->size();
   out.clear();
-  out.reserve(nodes * 16);  // about what a node takes in text: one copy, not a dozen regrowths
+  out.reserve(nodes * detail::text_bytes_per_node);  // one copy, not a dozen regrowths
   for (std::size_t i = 0; i < module.functions.size(); ++i) {
     if (i) out += '\n';
     detail::Printer(*module.functions[i].body).function(module.functions[i], out);
