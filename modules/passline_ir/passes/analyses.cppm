@@ -13,9 +13,12 @@
 // the shape of a body, is not theirs to keep. Property tests check each
 // declaration on random programs.
 module;
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 export module passline.ir.passes:analyses;
 import passline;
@@ -23,6 +26,26 @@ import passline.ir;
 import :effects;
 
 export namespace passline::ir {
+
+/// The functions `body` names (calls, and closures of globals): their
+/// positions in `index` (`Module::index()`), each once, in the order of
+/// first mention. Linear in the body, whatever the number of functions.
+inline std::vector<std::size_t> named_functions(const Body& body,
+                                                const std::unordered_map<std::string_view, std::size_t>& index) {
+  std::vector<std::pair<std::size_t, ExprId>> mentions;  // (function, where)
+  for (ExprId id = 0; id < body.size(); ++id) {
+    if (body[id].kind != Kind::global) continue;
+    if (const auto it = index.find(body.name(id)); it != index.end()) mentions.emplace_back(it->second, id);
+  }
+  std::ranges::sort(mentions);  // by function, then where: each function's first mention first
+  const auto repeats = std::ranges::unique(mentions, {}, &std::pair<std::size_t, ExprId>::first);
+  mentions.erase(repeats.begin(), repeats.end());
+  std::ranges::sort(mentions, {}, &std::pair<std::size_t, ExprId>::second);
+  std::vector<std::size_t> functions;
+  functions.reserve(mentions.size());
+  for (const auto& mention : mentions) functions.push_back(mention.first);
+  return functions;
+}
 
 /// The call graph: which functions each function's body names (calls, and
 /// closures of globals), each once.
@@ -71,16 +94,8 @@ struct CallGraph {
                  .bottom_up = {},
                  .acyclic = std::vector<std::uint8_t>(count, 0)};
     for (std::size_t i = 0; i < count; ++i) {
-      const Body& body = *module.functions[i].body;
-      std::vector<std::uint8_t> seen(count, 0);
-      for (ExprId id = 0; id < body.size(); ++id) {
-        if (body[id].kind != Kind::global) continue;
-        const auto callee = index.find(body.name(id));
-        if (callee == index.end() || seen[callee->second]) continue;
-        seen[callee->second] = 1;
-        graph.callees[i].push_back(callee->second);
-        graph.callers[callee->second].push_back(i);
-      }
+      graph.callees[i] = named_functions(*module.functions[i].body, index);
+      for (const std::size_t callee : graph.callees[i]) graph.callers[callee].push_back(i);
     }
     // Kahn's algorithm on the reversed edges: a function is ready once every
     // function it names is placed. What is never ready is in, or leads into, a cycle.

@@ -26,6 +26,7 @@ module;
 export module passline.ir.passes:infer_type;
 import passline;
 import passline.ir;
+import :analyses;
 
 namespace passline::ir::detail {
 
@@ -370,13 +371,7 @@ struct InferType {
     const std::size_t count = module.functions.size();
     const std::size_t threads = thread_count(ctx);
     std::vector<std::vector<std::size_t>> callees(count);
-    passline::parallel_for(count, threads, [&](std::size_t i) {
-      const Body& body = *module.functions[i].body;
-      for (ExprId id = 0; id < body.size(); ++id) {
-        if (body[id].kind != Kind::global) continue;
-        if (auto callee = index.find(body.name(id)); callee != index.end()) callees[i].push_back(callee->second);
-      }
-    });
+    passline::parallel_for(count, threads, [&](std::size_t i) { callees[i] = named_functions(*module.functions[i].body, index); });
     const detail::TypingOrder order = detail::typing_order(callees);
     callees = {};
     std::vector<detail::Inference::Outcome> outcomes(count);
