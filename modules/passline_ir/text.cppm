@@ -1121,6 +1121,9 @@ namespace passline::ir::detail {
 /// Below this, a parse or print is one thread's work.
 constexpr std::size_t parallel_bytes = std::size_t{1} << 16;
 constexpr std::size_t print_batch_nodes = std::size_t{1} << 15;
+/// Pieces of text a parse cuts per thread: enough that the threads finish
+/// at about the same time, a fraction of a piece apart.
+constexpr std::size_t pieces_per_thread = 16;
 /// About what a node takes in text.
 constexpr std::size_t text_bytes_per_node = 16;
 
@@ -1163,7 +1166,7 @@ inline std::vector<std::size_t> piece_cuts(std::string_view text, std::size_t pi
 inline Module parse_source(const std::shared_ptr<const Source>& source, std::size_t threads) {
   const std::string_view text = source->text();
   if (threads > 1 && text.size() >= parallel_bytes) {
-    const std::vector<std::size_t> cuts = piece_cuts(text, threads * 4);
+    const std::vector<std::size_t> cuts = piece_cuts(text, threads * pieces_per_thread);
     if (cuts.size() > 2) {
       std::vector<std::vector<Function>> pieces(cuts.size() - 1);
       bool failed = false;
