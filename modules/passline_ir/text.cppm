@@ -383,14 +383,14 @@ class Parser {
   /// with no var in view is not in view, so asking early changes nothing.
   std::uint32_t name_number(std::string_view name) {
     const Spelled spelled = spell(name);
-    if (const auto it = names_.find(spelled); it != names_.end()) return it->number;
+    if (const std::uint32_t known = find_number(spelled); known != no_name) return known;
     const auto number = static_cast<std::uint32_t>(named_.size());
     const auto [offset, length] = builder_.store_name(name);
     named_.push_back({offset, length, no_expr});
     names_.insert(Name{number, spelled.hash});
+    recent_[spelled.hash & (recent_slots - 1)] = number;
     return number;
   }
-
   /// The vars in view: a scope is a mark in `bound_`, and ending it puts
   /// back what each var made since hid. Vars come in and go out of view in
   /// stack order, so a name costs one hash where it is read, and a binder
@@ -403,9 +403,9 @@ class Parser {
     }
   }
   /// The var in view named `name`, or no_expr.
-  ExprId in_view(std::string_view name) const {
-    const auto it = names_.find(spell(name));
-    return it == names_.end() ? no_expr : named_[it->number].innermost;
+  ExprId in_view(std::string_view name) {
+    const std::uint32_t number = find_number(spell(name));
+    return number == no_name ? no_expr : named_[number].innermost;
   }
 
   /// A name of the function, as the table of names keeps it: its number,
@@ -430,12 +430,28 @@ class Parser {
     using is_transparent = void;
     const Parser* parser;
     std::string_view text(const Spelled& name) const { return name.text; }
-    std::string_view text(const Name& name) const {
-      const Named& named = parser->named_[name.number];
-      return parser->builder_.stored_name({named.offset, named.length});
-    }
+    std::string_view text(const Name& name) const { return parser->text_of(name.number); }
     bool operator()(const auto& a, const auto& b) const { return a.hash == b.hash && text(a) == text(b); }
   };
+  /// The number of the name `spelled`, or no_name if the function has not
+  /// met it. Most names a body reads were bound a few lines up: the last
+  /// name met in each of the `recent_` slots is tried first, and found
+  /// without a look into the table of names, which in a function of 10^6
+  /// names is some 16 MB and in no cache. A slot is only a guess, checked
+  /// against the spelling of the number it holds (slots outlive the
+  /// function that filled them).
+  std::uint32_t find_number(const Spelled& spelled) {
+    std::uint32_t& slot = recent_[spelled.hash & (recent_slots - 1)];
+    if (slot < named_.size() && text_of(slot) == spelled.text) return slot;
+    const auto it = names_.find(spelled);
+    if (it == names_.end()) return no_name;
+    slot = it->number;
+    return slot;
+  }
+  std::string_view text_of(std::uint32_t number) const {
+    const Named& named = named_[number];
+    return builder_.stored_name({named.offset, named.length});
+  }
 
   // -- Expressions --------------------------------------------------------------
 
@@ -669,6 +685,9 @@ class Parser {
     ExprId innermost;              // the var of the name in view, or no_expr
   };
   std::vector<Named> named_;  // per name number
+  static constexpr std::uint32_t no_name = 0xffffffffu;
+  static constexpr std::size_t recent_slots = 4096;
+  std::vector<std::uint32_t> recent_ = std::vector<std::uint32_t>(recent_slots, no_name);  // see find_number
   struct Bound {
     std::uint32_t name;  // its number
     ExprId hidden;       // the var of the name it hides, or no_expr
