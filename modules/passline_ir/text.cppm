@@ -391,6 +391,7 @@ class Parser {
     recent_[spelled.hash & (recent_slots - 1)] = number;
     return number;
   }
+
   /// The vars in view: a scope is a mark in `bound_`, and ending it puts
   /// back what each var made since hid. Vars come in and go out of view in
   /// stack order, so a name costs one hash where it is read, and a binder
