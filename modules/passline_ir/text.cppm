@@ -1147,6 +1147,18 @@ constexpr std::size_t pieces_per_thread = 16;
 /// About what a node takes in text.
 constexpr std::size_t text_bytes_per_node = 16;
 
+/// Appends functions [first, last) of `module`, of `nodes` nodes in all, to
+/// `text`, each after a blank line but the module's first; room for them
+/// is made once, not in a dozen regrowths.
+inline void print_functions(const Module& module, std::size_t first, std::size_t last, std::size_t nodes,
+                            std::string& text) {
+  text.reserve(text.size() + nodes * text_bytes_per_node);
+  for (std::size_t i = first; i < last; ++i) {
+    if (i) text += '\n';
+    Printer(*module.functions[i].body).function(module.functions[i], text);
+  }
+}
+
 /// Where the text may be cut into pieces of whole functions, about
 /// `pieces` of them of about the same length: the offsets, from 0 to the
 /// end, where a piece begins. A piece begins at a line that starts with
@@ -1292,12 +1304,7 @@ void print_to(const Module& module, const std::function<void(std::string_view)>&
                                                  [&](Batch batch) {
                                                    std::string text;
                                                    if (spare.try_pop(text)) text.clear();
-                                                   text.reserve(batch.nodes * detail::text_bytes_per_node);
-                                                   for (std::size_t i = batch.first; i < batch.last; ++i) {
-                                                     if (i) text += '\n';
-                                                     detail::Printer(*module.functions[i].body)
-                                                         .function(module.functions[i], text);
-                                                   }
+                                                   detail::print_functions(module, batch.first, batch.last, batch.nodes, text);
                                                    return text;
                                                  }) &
             tbb::make_filter<std::string, void>(tbb::filter_mode::serial_in_order, [&](std::string text) {
@@ -1312,11 +1319,7 @@ void print(const Module& module, std::string& out) {
   std::size_t nodes = 0;
   for (const Function& fn : module.functions) nodes += fn.body->size();
   out.clear();
-  out.reserve(nodes * detail::text_bytes_per_node);  // one copy, not a dozen regrowths
-  for (std::size_t i = 0; i < module.functions.size(); ++i) {
-    if (i) out += '\n';
-    detail::Printer(*module.functions[i].body).function(module.functions[i], out);
-  }
+  detail::print_functions(module, 0, module.functions.size(), nodes, out);
 }
 
 /// A module in the text format, functions separated by a blank line.
