@@ -359,10 +359,9 @@ struct InferType {
   };
 
   Module operator()(Module module, PassContext& ctx) const {
-    std::unordered_map<std::string_view, std::size_t> index;
+    const auto index = module.index();
     std::vector<Type> signatures(module.functions.size());
     for (std::size_t i = 0; i < module.functions.size(); ++i) {
-      index.emplace(module.functions[i].name, i);
       const Body& body = *module.functions[i].body;
       if (body.result().known()) {  // declared: callers may rely on it, recursion included
         signatures[i] = detail::Inference::signature(body, body.result());
