@@ -10,7 +10,7 @@
 #      three sizes are (the largest over the smallest).
 # Results go in docs/benchmarks.md.
 #   benchmarks/parallel/run.sh BUILD_DIR [OPS] [FUNCTIONS]
-# ROUNDS=N sets the rounds of part 2 (5).
+# RUNS=N sets the runs of each size in part 2 (12).
 set -euo pipefail
 build="${1:?usage: benchmarks/parallel/run.sh BUILD_DIR [OPS] [FUNCTIONS]}"
 ops="${2:-1000000}"
@@ -50,49 +50,51 @@ else
 fi
 
 echo; echo "== one function: ns per operation, the whole run and each phase and pass of it (1 thread)"
-# The sizes alternate, round after round, and each takes the same time in a
-# round (10^6 / n runs), so that a busy spell of the host falls on all of
-# them; each figure is the best of its runs. Rows are --time-passes' (a pass
-# run twice in -O2, SimplifyExpr, counts both runs).
+# Each size runs RUNS times, the sizes taking turns, so that a busy spell of
+# the host falls on all of them. Every size gets the same number of runs:
+# the best of more runs is lower by chance alone. Each figure is the best of
+# a size's runs, then their median. Rows are --time-passes' (a pass run twice
+# in -O2, SimplifyExpr, counts both runs).
 sizes=(100000 300000 1000000)
 rows=("Parse input" "Verify input" InferType FoldConstant SimplifyExpr EliminateCommonSubexpr DeadCodeElimination
       "Verify output" "Print output")
-rounds="${ROUNDS:-5}"
+runs="${RUNS:-12}"
 for n in "${sizes[@]}"; do "$generate" "$n" 2 "$work/$n.ir" "$work/$n.mlir"; done
-for ((round = 0; round < rounds; ++round)); do
+for ((run = 0; run < runs; ++run)); do
   for n in "${sizes[@]}"; do
-    for ((run = 0; run < 1000000 / n; ++run)); do
-      start=$EPOCHREALTIME
-      "$opt" "$work/$n.ir" -O2 --threads=1 --time-passes -o "$work/one.out" 2>"$work/report"
-      end=$EPOCHREALTIME
-      { echo "whole run $start $end"; cat "$work/report"; } >>"$work/reports.$n"
-    done
+    start=$EPOCHREALTIME
+    "$opt" "$work/$n.ir" -O2 --threads=1 --time-passes -o "$work/one.out" 2>"$work/report"
+    end=$EPOCHREALTIME
+    { echo "whole run $start $end"; cat "$work/report"; } >>"$work/reports.$n"
   done
 done
-# The best of a row in a size's reports, in ns per operation.
-best() {
+# A row's best (or median) over a size's reports, in ns per operation:
+#   figure REPORTS ROW OPS best|median
+figure() {
   awk -v row="$2" -v n="$3" '
-    row == "whole run" && /^whole run / { t = $4 - $3 }
-    row != "whole run" && $0 ~ ("[0-9]  +" row "$") { t = $1 }
-    t != "" { if (best == "" || t < best) best = t; t = "" }
-    END { printf "%.0f", best * 1e9 / n }' "$1"
+    row == "whole run" && /^whole run / { printf "%.0f\n", ($4 - $3) * 1e9 / n }
+    row != "whole run" && $0 ~ ("[0-9]  +" row "$") { printf "%.0f\n", $1 * 1e9 / n }' "$1" |
+    sort -n | awk -v which="$4" '{ v[NR] = $1 } END { print which == "best" ? v[1] : v[int((NR + 1) / 2)] }'
 }
-printf '%-8s %9s' ops "whole run"; printf ' %13s' "${rows[@]}"; echo
-declare -A low high
-for n in "${sizes[@]}"; do
-  printf '%-8s' "$n"
+for which in best median; do
+  echo "-- the $which of $runs runs"
+  printf '%-8s %9s' ops "whole run"; printf ' %13s' "${rows[@]}"; echo
+  unset low high; declare -A low high
+  for n in "${sizes[@]}"; do
+    printf '%-8s' "$n"
+    for row in "whole run" "${rows[@]}"; do
+      ns=$(figure "$work/reports.$n" "$row" "$n" "$which")
+      [[ "$row" == "whole run" ]] && printf ' %9s' "$ns" || printf ' %13s' "$ns"
+      if [[ -z "${low[$row]:-}" ]] || ((ns < low[$row])); then low[$row]=$ns; fi
+      if [[ -z "${high[$row]:-}" ]] || ((ns > high[$row])); then high[$row]=$ns; fi
+    done
+    echo
+  done
+  printf '%-8s' "max/min"
   for row in "whole run" "${rows[@]}"; do
-    ns=$(best "$work/reports.$n" "$row" "$n")
-    [[ "$row" == "whole run" ]] && printf ' %9s' "$ns" || printf ' %13s' "$ns"
-    if [[ -z "${low[$row]:-}" ]] || ((ns < low[$row])); then low[$row]=$ns; fi
-    if [[ -z "${high[$row]:-}" ]] || ((ns > high[$row])); then high[$row]=$ns; fi
+    r=$(awk -v a="${high[$row]}" -v b="${low[$row]}" 'BEGIN { printf "%.2f", b ? a / b : 0 }')
+    [[ "$row" == "whole run" ]] && printf ' %9s' "$r" || printf ' %13s' "$r"
   done
   echo
 done
-printf '%-8s' "max/min"
-for row in "whole run" "${rows[@]}"; do
-  r=$(awk -v a="${high[$row]}" -v b="${low[$row]}" 'BEGIN { printf "%.2f", b ? a / b : 0 }')
-  [[ "$row" == "whole run" ]] && printf ' %9s' "$r" || printf ' %13s' "$r"
-done
-echo
-echo "(ns per operation of the input program; best of $rounds rounds, each running a size 10^6/n times)"
+echo "(ns per operation of the input program; $runs runs of each size)"
