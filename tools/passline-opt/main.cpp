@@ -36,7 +36,7 @@ namespace {
 struct Options {
   std::string input = "-";
   std::string output = "-";
-  std::string passes;
+  std::optional<std::string> passes;  // given, even empty: that pipeline; else -O<N>
   std::optional<int> level_flag;
   std::optional<int> opt_level;
   std::vector<std::string> disabled;
@@ -260,21 +260,20 @@ int run(const Options& options) {
   auto& registry = passline::pipelines::registry();
   if (options.list_passes) return print_out(list_passes(registry)), 0;
   if (options.list_config) return print_out(list_config()), 0;
-  if (!options.passes.empty() && options.level_flag) throw Failure{"give either --passes or -O<level>, not both"};
+  if (options.passes && options.level_flag) throw Failure{"give either --passes or -O<level>, not both"};
 
-  const std::string pipeline_text =
-      options.passes.empty() ? fmt::format("O{}", options.level_flag.value_or(2)) : options.passes;
+  const std::string pipeline_text = options.passes.value_or(fmt::format("O{}", options.level_flag.value_or(2)));
   const passline::Pass<passline::ir::Module> pipeline = passline::parse_pipeline(pipeline_text, registry);
   if (options.print_pipeline == "text") return print_out(pipeline.text() + "\n"), 0;
 
   passline::PassContext ctx;
   // -O<N> runs at level N. Passes named in --passes run whatever their level
   // (as `opt -passes=` does): the level is the highest unless given.
-  ctx.opt_level = options.opt_level.value_or(options.passes.empty() ? options.level_flag.value_or(2) : max_opt_level);
+  ctx.opt_level = options.opt_level.value_or(options.passes ? max_opt_level : options.level_flag.value_or(2));
   ctx.disabled = options.disabled;
   ctx.required = options.required;
   if (options.print_pipeline == "expanded") return print_out(passline::plan_text(pipeline.plan(ctx))), 0;
-  if (!options.passes.empty()) say_what_is_skipped(pipeline, ctx);
+  if (options.passes) say_what_is_skipped(pipeline, ctx);
   for (const std::string& setting : options.config) {
     const auto equals = setting.find('=');
     if (equals == std::string::npos) throw Failure{fmt::format("--config takes KEY=VALUE, not '{}'", setting)};
@@ -344,10 +343,36 @@ int run(const Options& options) {
 
 }  // namespace
 
+/// The words of a command line as `app` should read them, last word first
+/// (as CLI11 takes a vector). CLI11 reads an empty value, `--passes=`, as
+/// the bare option, which then takes the next word for its value; here an
+/// option that takes a value gets the empty value instead.
+std::vector<std::string> cli_words(const CLI::App& app, std::vector<std::string> words) {
+  std::vector<std::string> split;
+  bool options_end = false;  // after `--`, every word is an operand
+  for (std::string& word : words) {
+    options_end = options_end || word == "--";
+    if (!options_end && word.starts_with("--") && word.find('=') == word.size() - 1) {
+      word.pop_back();
+      const CLI::Option* option = app.get_option_no_throw(word);
+      if (option != nullptr && option->get_type_size_max() > 0) {
+        split.push_back(std::move(word));
+        split.emplace_back();
+        continue;
+      }
+      word.push_back('=');
+    }
+    split.push_back(std::move(word));
+  }
+  std::ranges::reverse(split);
+  return split;
+}
+
 /// The flags that say what a run does to the IR: the only flags a
 /// reproducer's replay line may give (it must not write files).
 void add_pipeline_flags(CLI::App& app, Options& options) {
-  app.add_option("--passes", options.passes, "pipeline text, e.g. 'InferType,FoldConstant' or 'O2' (see --list-passes)");
+  app.add_option("--passes", options.passes,
+                 "pipeline text, e.g. 'InferType,FoldConstant' or 'O2' (see --list-passes); --passes= runs no pass");
   app.add_option("-O", options.level_flag, "run the standard pipeline O<N> at opt level N: -O0, -O1, -O2 (the default), -O3")
       ->check(CLI::Range(0, 3));
   app.add_option("--opt-level", options.opt_level, "opt level of the pass context (default: the -O level, else 2)")
@@ -431,7 +456,7 @@ int main(int argc, char** argv) {
                  "run only the first N optional passes, saying of each whether it runs, e.g. --opt-bisect-limit=3")
       ->option_text("N")->group("Debugging");
   try {
-    app.parse(argc, argv);
+    app.parse(cli_words(app, std::vector<std::string>(argv + 1, argv + argc)));
     if (!options.run_reproducer.empty()) {  // the run the file describes: its IR, through its pipeline flags
       std::vector<std::string> words;
       try {
@@ -440,7 +465,7 @@ int main(int argc, char** argv) {
         fmt::print(stderr, "passline-opt: error: {}\n", e.message);
         return 1;
       }
-      if (options.input != "-" || !options.passes.empty() || options.level_flag || options.opt_level ||
+      if (options.input != "-" || options.passes || options.level_flag || options.opt_level ||
           !options.disabled.empty() || !options.required.empty() || !options.config.empty() || options.threads) {
         fmt::print(stderr, "passline-opt: error: --run-reproducer takes the input and the pipeline flags from its file\n");
         return 1;
@@ -448,9 +473,8 @@ int main(int argc, char** argv) {
       options.input = options.run_reproducer;
       CLI::App replay("the replay line of " + options.run_reproducer);
       add_pipeline_flags(replay, options);
-      std::reverse(words.begin(), words.end());  // CLI11 takes a vector last word first
       try {
-        replay.parse(words);
+        replay.parse(cli_words(replay, std::move(words)));
       } catch (const CLI::ParseError& e) {
         fmt::print(stderr, "passline-opt: error: '{}': its replay line may give only pipeline flags: {}\n",
                    passline::printable(options.run_reproducer, 200), passline::printable(e.what(), 200));
