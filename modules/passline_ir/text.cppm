@@ -388,7 +388,7 @@ class Parser {
     const auto [offset, length] = builder_.store_name(name);
     named_.push_back({offset, length, no_expr});
     names_.insert(Name{number, spelled.hash});
-    recent_[spelled.hash & (recent_slots - 1)] = number;
+    recent_[spelled.hash & (recent_slots - 1)] = Name{number, spelled.hash};
     return number;
   }
 
@@ -438,16 +438,19 @@ class Parser {
   /// met it. Most names a body reads were bound a few lines up: the last
   /// name met in each of the `recent_` slots is tried first, and found
   /// without a look into the table of names, which in a function of 10^6
-  /// names is some 16 MB and in no cache. A slot is only a guess, checked
-  /// against the spelling of the number it holds (slots outlive the
-  /// function that filled them).
+  /// names is some 16 MB and in no cache. A slot is only a guess: its hash
+  /// is compared first, so that a slot holding another name costs no read
+  /// of that name, and then the spelling of the number it holds (slots
+  /// outlive the function that filled them).
   std::uint32_t find_number(const Spelled& spelled) {
-    std::uint32_t& slot = recent_[spelled.hash & (recent_slots - 1)];
-    if (slot < named_.size() && text_of(slot) == spelled.text) return slot;
+    Name& slot = recent_[spelled.hash & (recent_slots - 1)];
+    if (slot.hash == spelled.hash && slot.number < named_.size() && text_of(slot.number) == spelled.text) {
+      return slot.number;
+    }
     const auto it = names_.find(spelled);
     if (it == names_.end()) return no_name;
-    slot = it->number;
-    return slot;
+    slot = *it;
+    return slot.number;
   }
   std::string_view text_of(std::uint32_t number) const {
     const Named& named = named_[number];
@@ -688,7 +691,7 @@ class Parser {
   std::vector<Named> named_;  // per name number
   static constexpr std::uint32_t no_name = 0xffffffffu;
   static constexpr std::size_t recent_slots = 4096;
-  std::vector<std::uint32_t> recent_ = std::vector<std::uint32_t>(recent_slots, no_name);  // see find_number
+  std::vector<Name> recent_ = std::vector<Name>(recent_slots, Name{no_name, 0});  // see find_number
   struct Bound {
     std::uint32_t name;  // its number
     ExprId hidden;       // the var of the name it hides, or no_expr
