@@ -8,6 +8,7 @@
 // before a pass costs no copy. Lists (call arguments, tuple elements,
 // parameters) live in one side vector, names in one string.
 module;
+#include <algorithm>
 #include <atomic>
 #include <bit>
 #include <cmath>
@@ -91,6 +92,18 @@ class BodyBuilder;
 
 namespace detail {
 class Fingerprinter;
+
+/// Grows a per-node table to `size` entries, new ones `fill`. Its room
+/// doubles, as a vector's does, but only the entries up to `size` are
+/// written: a table filled up to twice its use would take memory (the
+/// pages written) for the room it has not used.
+template <class T>
+void grow_to(std::vector<T>& table, std::size_t size, T fill) {
+  if (table.size() >= size) return;
+  if (table.capacity() < size) table.reserve(std::max(size, 2 * table.capacity()));
+  table.resize(size, fill);
+}
+
 /// What a builder that writes over the body it rewrites knows of that body.
 struct Overlay {
   static constexpr std::uint8_t kind_bits = 0x0f, done = 0x10, shared = 0x20;

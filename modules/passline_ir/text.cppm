@@ -392,6 +392,15 @@ class Parser {
     return number;
   }
 
+  /// Hands back the memory of the tables of names of a large function (a
+  /// small one's are cleared for the next function, their room kept).
+  void release_names() {
+    if (named_.size() < large_names) return;
+    names_ = decltype(names_)(0, NameHash{}, SameName{this});
+    std::vector<Named>().swap(named_);
+    std::vector<Bound>().swap(bound_);
+  }
+
   /// The vars in view: a scope is a mark in `bound_`, and ending it puts
   /// back what each var made since hid. Vars come in and go out of view in
   /// stack order, so a name costs one hash where it is read, and a binder
@@ -467,16 +476,16 @@ class Parser {
 
   /// `id`, a node just built, if it nests no deeper than max_nesting.
   ExprId nested(ExprId id) {
-    if (height_.size() < builder_.size()) height_.resize(std::max<std::size_t>(builder_.size(), 2 * height_.size()), 0);
+    grow_to(height_, builder_.size(), std::uint16_t{0});
     const Node& n = builder_[id];
     std::uint32_t h = 0;
     if (n.kind == Kind::let) {
-      h = std::max(height_[n.b] + 1, height_[n.c]);
+      h = std::max<std::uint32_t>(height_[n.b] + 1u, height_[n.c]);
     } else {
-      for_each_child(builder_, id, [&](ExprId c) { h = std::max(h, height_[c] + 1); });
+      for_each_child(builder_, id, [&](ExprId c) { h = std::max<std::uint32_t>(h, height_[c] + 1u); });
     }
     if (h > max_nesting) error(n.loc, fmt::format("expression nested more than {} deep", max_nesting));
-    height_[id] = h;
+    height_[id] = static_cast<std::uint16_t>(h);
     return id;
   }
 
@@ -502,6 +511,10 @@ class Parser {
     }
     ExprId result = parse_non_let(depth);
     end_scope(outer);
+    // A function's body (depth 0) reads no name after its last expression:
+    // a large one's tables of names go before its lets are built, where
+    // they would make the peak.
+    if (depth == 0) release_names();
     for (auto it = lets.rbegin(); it != lets.rend(); ++it) {
       result = nested(builder_.let(it->var, it->value, result, types::unknown, it->loc));
     }
@@ -691,6 +704,7 @@ class Parser {
   std::vector<Named> named_;  // per name number
   static constexpr std::uint32_t no_name = 0xffffffffu;
   static constexpr std::size_t recent_slots = 4096;
+  static constexpr std::size_t large_names = std::size_t{1} << 16;  // see release_names
   std::vector<Name> recent_ = std::vector<Name>(recent_slots, Name{no_name, 0});  // see find_number
   struct Bound {
     std::uint32_t name;  // its number
@@ -699,7 +713,8 @@ class Parser {
   std::vector<Bound> bound_;  // the vars in view, the innermost last
   std::size_t released_ = 0;                         // where the source text was last handed back
   bool reserved_ = false;                            // whether make_room made room for this body
-  std::vector<std::uint32_t> height_;                // per node built: its nesting (see ir::nesting)
+  std::vector<std::uint16_t> height_;                // per node built: its nesting, at most max_nesting (see ir::nesting)
+  static_assert(max_nesting < 0xffff);
 };
 
 /// Text appended to a string through a cursor: a piece is one copy, and the

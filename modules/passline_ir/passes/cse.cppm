@@ -36,11 +36,9 @@ class CommonSubexpr final : public Rewrite {
       return holder_[number];
     }
     const ExprId id = list_node(out, n, list);
-    if (number_.size() <= id) {
-      number_.resize(std::max<std::size_t>(id + 1, number_.size() * 2), no_expr);
-      holder_.resize(number_.size(), no_expr);
-      hash_.resize(number_.size(), 0);
-    }
+    grow_to(number_, id + 1, no_expr);
+    grow_to(holder_, id + 1, no_expr);
+    grow_to(hash_, id + 1, std::uint32_t{0});
     number_[id] = number == no_expr ? id : number;
     if (number == no_expr) {  // a new value, numbered by its first node
       hash_[id] = probe.hash;
@@ -59,7 +57,7 @@ class CommonSubexpr final : public Rewrite {
   void bound(ExprId old_var, ExprId new_var, ExprId value) override {
     // The variable stands for the value's number, while it is in scope.
     const ExprId number = number_of(value);
-    if (holder_.size() <= number) holder_.resize(std::max<std::size_t>(number + 1, holder_.size() * 2), no_expr);
+    grow_to(holder_, std::size_t{number} + 1, no_expr);
     if (holder_[number] != no_expr) return;
     holder_[number] = new_var;
     scopes_.push_back({old_var, number});

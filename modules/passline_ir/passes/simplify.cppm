@@ -56,7 +56,7 @@ class Simplifier final : public Rewrite {
   }
 
   void bound(ExprId, ExprId new_var, ExprId value) override {
-    if (defs_.size() <= new_var) defs_.resize(std::max<std::size_t>(new_var + 1, defs_.size() * 2), no_expr);
+    grow_to(defs_, std::size_t{new_var} + 1, no_expr);
     defs_[new_var] = value;
   }
 

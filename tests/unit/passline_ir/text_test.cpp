@@ -202,6 +202,30 @@ TEST(Text, AMissingFileIsASystemError) {
   }
 }
 
+// A function of more names than the parser keeps its tables of names for
+// (they go once its body is read, before its lets are built): the lets
+// come out whole, and the function after it parses as it would alone, its
+// names apart from those of the large one.
+TEST(Text, AFunctionAfterOneOfManyNamesParsesAsItWouldAlone) {
+  constexpr int lets = 70000;
+  std::string large = "def @large(%v0: i64) -> i64 {\n";
+  for (int i = 1; i <= lets; ++i) {
+    large += "  let %v" + std::to_string(i) + " = add(%v" + std::to_string(i - 1) + ", %v" + std::to_string(i / 2) + ");\n";
+  }
+  large += "  %v" + std::to_string(lets) + "\n}\n";
+  const std::string small = "def @small(%v2: i64) -> i64 {\n  let %v1 = mul(%v2, %v2);\n  sub(%v1, %v2)\n}\n";
+  const ir::Module m = ir::parse(large + "\n" + small);
+  EXPECT_EQ(ir::print(m), large + "\n" + small);
+  ASSERT_EQ(m.functions.size(), 2u);
+  EXPECT_TRUE(ir::structurally_equal(*m.functions[1].body, *ir::parse(small).functions[0].body));
+  try {
+    (void)ir::parse(large + "\ndef @g(%x: i64) -> i64 {\n  %v3\n}\n", "two.ir");
+    FAIL() << "parsed";
+  } catch (const ir::IRError& e) {
+    EXPECT_EQ(std::string(e.what()), "two.ir:" + std::to_string(lets + 6) + ":3: error: unknown variable '%v3'\n  %v3\n  ^");
+  }
+}
+
 TEST(Text, InnerBindersHideOuterOnesOnlyInTheirScope) {
   const ir::Module m = ir::parse(
       "def @f(%x: i64) -> i64 { let %y = fn(%x: i64) -> i64 { mul(%x, 2) }; let %x = add(%x, 1); sub(%x, %y(%x)) }");
