@@ -28,22 +28,21 @@ class CommonSubexpr final : public Rewrite {
     if (n.kind == Kind::let || n.kind == Kind::fn || n.kind == Kind::var) return list_node(out, n, list);
     out_ = &out;
     const Probe probe{n, list, static_cast<std::uint32_t>(hash(out, n, list))};
-    const auto first = values_.find(probe);
-    const ExprId number = first == values_.end() ? no_expr : *first;
-    if (number != no_expr && holder_[number] != no_expr) {
+    const auto found = values_.find(probe);
+    ValueIndex value = found == values_.end() ? no_value : *found;
+    if (value != no_value && info_[value].holder != no_expr) {
       changed = true;
       ++reused;
-      return holder_[number];
+      return info_[value].holder;
     }
     const ExprId id = list_node(out, n, list);
-    grow_to(number_, id + 1, no_expr);
-    grow_to(holder_, id + 1, no_expr);
-    grow_to(hash_, id + 1, std::uint32_t{0});
-    number_[id] = number == no_expr ? id : number;
-    if (number == no_expr) {  // a new value, numbered by its first node
-      hash_[id] = probe.hash;
-      values_.insert(id);
+    if (value == no_value) {  // a new value, first computed by this node
+      value = static_cast<ValueIndex>(info_.size());
+      info_.push_back({.first = id, .hash = probe.hash, .holder = no_expr});
+      values_.insert(value);
     }
+    grow_to(value_of_, std::size_t{id} + 1, no_value);
+    value_of_[id] = value;
     return id;
   }
 
@@ -55,24 +54,42 @@ class CommonSubexpr final : public Rewrite {
   }
 
   void bound(ExprId old_var, ExprId new_var, ExprId value) override {
-    // The variable stands for the value's number, while it is in scope.
-    const ExprId number = number_of(value);
-    grow_to(holder_, std::size_t{number} + 1, no_expr);
-    if (holder_[number] != no_expr) return;
-    holder_[number] = new_var;
-    scopes_.push_back({old_var, number});
+    // The variable stands for the value, while it is in scope. (A let of a
+    // closure or of a let binds no value: nothing is ever found equal to it.)
+    const ValueIndex v = value < value_of_.size() ? value_of_[value] : no_value;
+    if (v == no_value || info_[v].holder != no_expr) return;
+    info_[v].holder = new_var;
+    scopes_.push_back(v);
+    grow_to(opened_, std::size_t{old_var} + 1, false);
+    opened_[old_var] = true;
   }
 
   void unbind(ExprId old_var) override {
-    if (!scopes_.empty() && scopes_.back().var == old_var) {
-      holder_[scopes_.back().number] = no_expr;
+    if (old_var < opened_.size() && opened_[old_var]) {
+      opened_[old_var] = false;
+      info_[scopes_.back()].holder = no_expr;
       scopes_.pop_back();
     }
   }
 
  private:
-  /// The first node built with the same value as `id` (itself if none was).
-  ExprId number_of(ExprId id) const { return id < number_.size() && number_[id] != no_expr ? number_[id] : id; }
+  /// Values are numbered densely, in the order first met, so that what is
+  /// kept of each (`info_`) takes room by value, not by node.
+  using ValueIndex = std::uint32_t;
+  static constexpr ValueIndex no_value = 0xffffffffu;
+  struct ValueInfo {
+    ExprId first;        // the first node that computes it
+    std::uint32_t hash;  // of what it computes: the set grows without reading a node
+    ExprId holder;       // the variable in scope holding it, or no_expr
+  };
+
+  /// What stands for `id` in a comparison: its value, or, for a node with
+  /// none (a variable, a let, a closure), the node itself, apart from every
+  /// value.
+  std::uint64_t number_of(ExprId id) const {
+    const ValueIndex v = id < value_of_.size() ? value_of_[id] : no_value;
+    return v != no_value ? v : (std::uint64_t{1} << 32) | id;
+  }
 
   static bool has_list(Kind k) { return k == Kind::call || k == Kind::tuple; }
 
@@ -83,23 +100,23 @@ class CommonSubexpr final : public Rewrite {
     std::span<const ExprId> list;
     std::uint32_t hash;
   };
-  /// The set holds each value's number, the first node that computes it,
-  /// and `hash_` the hash of what it computes: so the set grows without
-  /// reading a node, and a probe reads one only where the hashes agree.
+  /// The set holds the values; a probe reads a value's first node only
+  /// where the hashes agree.
   struct ValueHash {
     using is_transparent = void;  // the set mixes the bits further
     const CommonSubexpr* cse;
     std::size_t operator()(const Probe& p) const { return p.hash; }
-    std::size_t operator()(ExprId number) const { return cse->hash_[number]; }
+    std::size_t operator()(ValueIndex v) const { return cse->info_[v].hash; }
   };
   struct SameValue {
     using is_transparent = void;
     const CommonSubexpr* cse;
-    bool operator()(ExprId a, ExprId b) const { return a == b; }  // the set holds distinct values
-    bool operator()(const Probe& p, ExprId number) const {
-      return p.hash == cse->hash_[number] && cse->same(*cse->out_, number, p.node, p.list);
+    bool operator()(ValueIndex a, ValueIndex b) const { return a == b; }  // the set holds distinct values
+    bool operator()(const Probe& p, ValueIndex v) const {
+      const ValueInfo& info = cse->info_[v];
+      return p.hash == info.hash && cse->same(*cse->out_, info.first, p.node, p.list);
     }
-    bool operator()(ExprId number, const Probe& p) const { return (*this)(p, number); }
+    bool operator()(ValueIndex v, const Probe& p) const { return (*this)(p, v); }
   };
 
   std::uint64_t hash(const BodyBuilder& out, const Node& n, std::span<const ExprId> list) const {
@@ -121,9 +138,9 @@ class CommonSubexpr final : public Rewrite {
     return h;
   }
 
-  /// Whether the node numbered `number` has the value `n` would have.
-  bool same(const BodyBuilder& out, ExprId number, const Node& n, std::span<const ExprId> list) const {
-    const Node& m = out[number];
+  /// Whether node `first` has the value `n` would have.
+  bool same(const BodyBuilder& out, ExprId first, const Node& n, std::span<const ExprId> list) const {
+    const Node& m = out[first];
     if (m.kind != n.kind || m.op != n.op || m.type != n.type) return false;
     auto same_operand = [&](ExprId x, ExprId y) { return x == y || (x != no_expr && y != no_expr && number_of(x) == number_of(y)); };
     switch (n.kind) {
@@ -147,16 +164,12 @@ class CommonSubexpr final : public Rewrite {
     return (h ^ (v ^ (v >> 29))) * 0x100000001b3ull;
   }
 
-  struct Scope {
-    ExprId var;
-    ExprId number;
-  };
   const BodyBuilder* out_ = nullptr;
-  boost::unordered_flat_set<ExprId, ValueHash, SameValue> values_{0, ValueHash{this}, SameValue{this}};
-  std::vector<ExprId> number_;  // node -> first node of its value
-  std::vector<ExprId> holder_;  // value number -> the variable in scope holding it, or no_expr
-  std::vector<std::uint32_t> hash_;  // value number -> the hash of what it computes
-  std::vector<Scope> scopes_;
+  boost::unordered_flat_set<ValueIndex, ValueHash, SameValue> values_{0, ValueHash{this}, SameValue{this}};
+  std::vector<ValueIndex> value_of_;  // node -> its value, or no_value
+  std::vector<ValueInfo> info_;       // per value
+  std::vector<ValueIndex> scopes_;    // values held by a variable, the innermost last
+  std::vector<bool> opened_;          // per let's variable (input): whether its let pushed a scope
 };
 
 }  // namespace passline::ir::detail
