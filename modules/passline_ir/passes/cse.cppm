@@ -1,8 +1,9 @@
 // EliminateCommonSubexpr: computes each value once where it is in scope.
 //
-// Each expression gets a value number: the first node built with the same
-// operator, type and operand numbers (global value numbering on the rewritten
-// body), so "equal" is one integer compare and the body stays a tree. When an expression
+// Each expression gets a value number, shared by every node built with the
+// same operator, type and operand numbers (global value numbering on the
+// rewritten body, values numbered in the order first met), so "equal" is one
+// integer compare and the body stays a tree. When an expression
 // equals the value of a `let` whose variable is in scope, the variable takes
 // its place; a `let` bound to another variable is replaced by it. Evaluation
 // is strict, so the earlier `let` has run by then whatever the expression
