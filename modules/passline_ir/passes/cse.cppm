@@ -60,15 +60,12 @@ class CommonSubexpr final : public Rewrite {
     const ValueIndex v = value < value_of_.size() ? value_of_[value] : no_value;
     if (v == no_value || info_[v].holder != no_expr) return;
     info_[v].holder = new_var;
-    scopes_.push_back(v);
-    grow_to(opened_, std::size_t{old_var} + 1, false);
-    opened_[old_var] = true;
+    scopes_.push_back({old_var, v});
   }
 
   void unbind(ExprId old_var) override {
-    if (old_var < opened_.size() && opened_[old_var]) {
-      opened_[old_var] = false;
-      info_[scopes_.back()].holder = no_expr;
+    if (!scopes_.empty() && scopes_.back().var == old_var) {
+      info_[scopes_.back().value].holder = no_expr;
       scopes_.pop_back();
     }
   }
@@ -169,8 +166,11 @@ class CommonSubexpr final : public Rewrite {
   boost::unordered_flat_set<ValueIndex, ValueHash, SameValue> values_{0, ValueHash{this}, SameValue{this}};
   std::vector<ValueIndex> value_of_;  // node -> its value, or no_value
   std::vector<ValueInfo> info_;       // per value
-  std::vector<ValueIndex> scopes_;    // values held by a variable, the innermost last
-  std::vector<bool> opened_;          // per let's variable (input): whether its let pushed a scope
+  struct Scope {
+    ExprId var;  // the let's variable (input) that holds the value
+    ValueIndex value;
+  };
+  std::vector<Scope> scopes_;  // values held by a variable, the innermost last
 };
 
 }  // namespace passline::ir::detail
