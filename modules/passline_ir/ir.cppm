@@ -13,6 +13,7 @@ module;
 export module passline.ir;
 export import :types;
 export import :body;
+export import :names;
 export import :source;
 export import :functions;
 export import :text;

@@ -38,6 +38,7 @@ module;
 export module passline.ir:text;
 import :types;
 import :body;
+import :names;
 import :source;
 import :functions;
 import passline;
@@ -316,6 +317,7 @@ class Parser {
     builder_ = BodyBuilder();
     height_.clear();
     names_.clear();
+    counted_.clear();
     named_.clear();
     bound_.clear();
     std::vector<ExprId> params = parse_params();
@@ -382,14 +384,21 @@ class Parser {
   /// name, before its value (in which the var is not in view yet): a number
   /// with no var in view is not in view, so asking early changes nothing.
   std::uint32_t name_number(std::string_view name) {
+    if (const auto c = counted(name)) {
+      std::uint32_t& number = counted_.at(*c);
+      if (number == no_name) number = store_name(name);
+      return number;
+    }
     const Spelled spelled = spell(name);
-    if (const std::uint32_t known = find_number(spelled); known != no_name) return known;
-    const auto number = static_cast<std::uint32_t>(named_.size());
+    if (const auto it = names_.find(spelled); it != names_.end()) return it->number;
+    const std::uint32_t number = store_name(name);
+    names_.insert(Name{number, spelled.hash});
+    return number;
+  }
+  std::uint32_t store_name(std::string_view name) {
     const auto [offset, length] = builder_.store_name(name);
     named_.push_back({offset, length, no_expr});
-    names_.insert(Name{number, spelled.hash});
-    recent_[spelled.hash & (recent_slots - 1)] = Name{number, spelled.hash};
-    return number;
+    return static_cast<std::uint32_t>(named_.size() - 1);
   }
 
   /// Hands back the memory of the tables of names of a large function (a
@@ -397,13 +406,14 @@ class Parser {
   void release_names() {
     if (named_.size() < large_names) return;
     names_ = decltype(names_)(0, NameHash{}, SameName{this});
+    counted_.release();
     std::vector<Named>().swap(named_);
     std::vector<Bound>().swap(bound_);
   }
 
   /// The vars in view: a scope is a mark in `bound_`, and ending it puts
   /// back what each var made since hid. Vars come in and go out of view in
-  /// stack order, so a name costs one hash where it is read, and a binder
+  /// stack order, so a name costs one look-up where it is read, and a binder
   /// two words while it is in view, whatever the depth or the size.
   std::size_t scope() const { return bound_.size(); }
   void end_scope(std::size_t mark) {
@@ -414,7 +424,7 @@ class Parser {
   }
   /// The var in view named `name`, or no_expr.
   ExprId in_view(std::string_view name) {
-    const std::uint32_t number = find_number(spell(name));
+    const std::uint32_t number = find_number(name);
     return number == no_name ? no_expr : named_[number].innermost;
   }
 
@@ -443,23 +453,13 @@ class Parser {
     std::string_view text(const Name& name) const { return parser->text_of(name.number); }
     bool operator()(const auto& a, const auto& b) const { return a.hash == b.hash && text(a) == text(b); }
   };
-  /// The number of the name `spelled`, or no_name if the function has not
-  /// met it. Most names a body reads were bound a few lines up: the last
-  /// name met in each of the `recent_` slots is tried first, and found
-  /// without a look into the table of names, which in a function of 10^6
-  /// names is some 16 MB and in no cache. A slot is only a guess: its hash
-  /// is compared first, so that a slot holding another name costs no read
-  /// of that name, and then the spelling of the number it holds (slots
-  /// outlive the function that filled them).
-  std::uint32_t find_number(const Spelled& spelled) {
-    Name& slot = recent_[spelled.hash & (recent_slots - 1)];
-    if (slot.hash == spelled.hash && slot.number < named_.size() && text_of(slot.number) == spelled.text) {
-      return slot.number;
-    }
-    const auto it = names_.find(spelled);
-    if (it == names_.end()) return no_name;
-    slot = *it;
-    return slot.number;
+  /// The number of the name `name`, or no_name if the function has not met
+  /// it: a counted name by its counter (detail::CountedNames), any other by
+  /// its spelling.
+  std::uint32_t find_number(std::string_view name) {
+    if (const auto c = counted(name)) return counted_.find(*c);
+    const auto it = names_.find(spell(name));
+    return it == names_.end() ? no_name : it->number;
   }
   std::string_view text_of(std::uint32_t number) const {
     const Named& named = named_[number];
@@ -694,18 +694,17 @@ class Parser {
   std::uint32_t start_ = 0;
   Token token_ = Token::end;
   BodyBuilder builder_;
-  // Each name of the function, by its number, hashed and compared by its
-  // spelling (`named_`).
+  // Each name of the function that has no counter, by its number, hashed
+  // and compared by its spelling (`named_`); the others by their counter.
   boost::unordered_flat_set<Name, NameHash, SameName> names_{0, NameHash{}, SameName{this}};
+  CountedNames counted_;
   struct Named {
     std::uint32_t offset, length;  // its spelling among the body's names
     ExprId innermost;              // the var of the name in view, or no_expr
   };
   std::vector<Named> named_;  // per name number
-  static constexpr std::uint32_t no_name = 0xffffffffu;
-  static constexpr std::size_t recent_slots = 4096;
+  static constexpr std::uint32_t no_name = CountedNames::none;
   static constexpr std::size_t large_names = std::size_t{1} << 16;  // see release_names
-  std::vector<Name> recent_ = std::vector<Name>(recent_slots, Name{no_name, 0});  // see find_number
   struct Bound {
     std::uint32_t name;  // its number
     ExprId hidden;       // the var of the name it hides, or no_expr
