@@ -29,21 +29,26 @@ class CommonSubexpr final : public Rewrite {
     if (n.kind == Kind::let || n.kind == Kind::fn || n.kind == Kind::var) return list_node(out, n, list);
     out_ = &out;
     const Probe probe{n, list, static_cast<std::uint32_t>(hash(out, n, list))};
-    const auto found = values_.find(probe);
-    ValueIndex value = found == values_.end() ? no_value : *found;
+    const ExprId anchor = anchor_of(n, list);
+    auto [value, crowded] = find(probe, anchor);
     if (value != no_value && info_[value].holder != no_expr) {
       changed = true;
       ++reused;
       return info_[value].holder;
     }
     const ExprId id = list_node(out, n, list);
-    if (value == no_value) {  // a new value, first computed by this node
-      value = static_cast<ValueIndex>(info_.size());
-      info_.push_back({.first = id, .hash = probe.hash, .holder = no_expr});
-      values_.insert(value);
-    }
     grow_to(value_of_, std::size_t{id} + 1, no_value);
-    value_of_[id] = value;
+    if (value == no_value && info_.size() < chain_end) {  // a new value, first computed by this node
+      value = static_cast<ValueIndex>(info_.size());
+      info_.push_back({.first = id, .hash = probe.hash, .holder = no_expr, .next = chain_end, .users = chain_end});
+      if (crowded) {
+        by_hash_.insert(value);
+      } else {
+        info_[value].next = users(anchor);
+        set_users(anchor, value);
+      }
+    }
+    if (value != no_value) value_of_[id] = value;
     return id;
   }
 
@@ -57,7 +62,7 @@ class CommonSubexpr final : public Rewrite {
   void bound(ExprId old_var, ExprId new_var, ExprId value) override {
     // The variable stands for the value, while it is in scope. (A let of a
     // closure or of a let binds no value: nothing is ever found equal to it.)
-    const ValueIndex v = value < value_of_.size() ? value_of_[value] : no_value;
+    const ValueIndex v = value_at(value);
     if (v == no_value || info_[v].holder != no_expr) return;
     info_[v].holder = new_var;
     scopes_.push_back({old_var, v});
@@ -75,22 +80,18 @@ class CommonSubexpr final : public Rewrite {
   /// kept of each (`info_`) takes room by value, not by node.
   using ValueIndex = std::uint32_t;
   static constexpr ValueIndex no_value = 0xffffffffu;
+  /// The end of a list of values, and one more than the last value index.
+  static constexpr ValueIndex chain_end = 0x7fffffffu;
+  /// An entry of value_of_ with this bit is no value.
+  static constexpr ValueIndex no_value_mark = 0x80000000u;
+  static_assert((no_value_mark | chain_end) == no_value);
   struct ValueInfo {
     ExprId first;        // the first node that computes it
     std::uint32_t hash;  // of what it computes: the set grows without reading a node
     ExprId holder;       // the variable in scope holding it, or no_expr
+    ValueIndex next;     // the value before it with the same anchor, or chain_end
+    ValueIndex users;    // the last value anchored at this one, or chain_end
   };
-
-  /// What stands for `id` in a comparison: its value, or, for a node with
-  /// none (a variable, a let, a closure), the node itself, apart from every
-  /// value.
-  std::uint64_t number_of(ExprId id) const {
-    const ValueIndex v = id < value_of_.size() ? value_of_[id] : no_value;
-    return v != no_value ? v : (std::uint64_t{1} << 32) | id;
-  }
-
-  static bool has_list(Kind k) { return k == Kind::call || k == Kind::tuple; }
-
   /// An expression looked up among the values: a node, its list, and the
   /// hash of what it computes.
   struct Probe {
@@ -98,8 +99,94 @@ class CommonSubexpr final : public Rewrite {
     std::span<const ExprId> list;
     std::uint32_t hash;
   };
-  /// The set holds the values; a probe reads a value's first node only
-  /// where the hashes agree.
+
+  // -- Where a value is looked for ---------------------------------------------
+  //
+  // A value with operands is kept with its anchor: the latest of its
+  // operands, each counted as the first node that computes its value (or
+  // itself, if it has none), so that equal expressions have the same anchor.
+  // The anchor is most often a few nodes back, so the values kept with it
+  // are in cache, where a table of every value of a function of 10^6
+  // operations is not. Once an anchor holds chain_limit values, the next go
+  // to a table by hash, as do values with no operand (constants, globals):
+  // a look-up costs at most chain_limit compares whatever the program.
+
+  static constexpr std::size_t chain_limit = 8;
+
+  /// The anchor of `n`, or no_expr if it has no operand.
+  ExprId anchor_of(const Node& n, std::span<const ExprId> list) const {
+    ExprId anchor = no_expr;
+    auto operand = [&](ExprId x) {
+      if (x == no_expr) return;
+      const ValueIndex v = value_at(x);
+      const ExprId canonical = v != no_value ? info_[v].first : x;
+      if (anchor == no_expr || canonical > anchor) anchor = canonical;
+    };
+    switch (n.kind) {
+      case Kind::global:
+      case Kind::int_const:
+      case Kind::float_const:
+      case Kind::bool_const: return no_expr;
+      case Kind::proj: operand(n.a); return anchor;
+      case Kind::call:
+      case Kind::tuple:
+        if (n.kind == Kind::call) operand(n.a);
+        for (ExprId e : list) operand(e);
+        return anchor;
+      default: operand(n.a), operand(n.b), operand(n.c); return anchor;
+    }
+  }
+
+  /// The values kept with `anchor`, the last first. A node that has a value
+  /// keeps them with its value; one that has none (a variable) in its own
+  /// entry of value_of_, beside the mark of no value.
+  ValueIndex users(ExprId anchor) const {
+    const ValueIndex v = value_at(anchor);
+    if (v != no_value) return info_[v].users;
+    return anchor < value_of_.size() ? value_of_[anchor] & chain_end : chain_end;
+  }
+  void set_users(ExprId anchor, ValueIndex last) {
+    const ValueIndex v = value_at(anchor);
+    if (v != no_value) {
+      info_[v].users = last;
+    } else {
+      grow_to(value_of_, std::size_t{anchor} + 1, no_value);
+      value_of_[anchor] = no_value_mark | last;
+    }
+  }
+
+  /// The value `p` computes, if one is known, and whether a new one would go
+  /// to the table by hash.
+  std::pair<ValueIndex, bool> find(const Probe& p, ExprId anchor) const {
+    std::size_t length = 0;
+    if (anchor != no_expr) {
+      for (ValueIndex v = users(anchor); v != chain_end; v = info_[v].next, ++length) {
+        if (info_[v].hash == p.hash && same(*out_, info_[v].first, p.node, p.list)) return {v, false};
+      }
+      if (length < chain_limit) return {no_value, false};
+    }
+    const auto found = by_hash_.find(p);
+    return {found == by_hash_.end() ? no_value : *found, true};
+  }
+
+  /// The value of node `id`, or no_value.
+  ValueIndex value_at(ExprId id) const {
+    const ValueIndex v = id < value_of_.size() ? value_of_[id] : no_value;
+    return v < chain_end ? v : no_value;
+  }
+
+  /// What stands for `id` in a comparison: its value, or, for a node with
+  /// none (a variable, a let, a closure), the node itself, apart from every
+  /// value.
+  std::uint64_t number_of(ExprId id) const {
+    const ValueIndex v = value_at(id);
+    return v != no_value ? v : (std::uint64_t{1} << 32) | id;
+  }
+
+  static bool has_list(Kind k) { return k == Kind::call || k == Kind::tuple; }
+
+  /// The table by hash holds values; a probe reads a value's first node
+  /// only where the hashes agree.
   struct ValueHash {
     using is_transparent = void;  // the set mixes the bits further
     const CommonSubexpr* cse;
@@ -163,8 +250,8 @@ class CommonSubexpr final : public Rewrite {
   }
 
   const BodyBuilder* out_ = nullptr;
-  boost::unordered_flat_set<ValueIndex, ValueHash, SameValue> values_{0, ValueHash{this}, SameValue{this}};
-  std::vector<ValueIndex> value_of_;  // node -> its value, or no_value
+  boost::unordered_flat_set<ValueIndex, ValueHash, SameValue> by_hash_{0, ValueHash{this}, SameValue{this}};
+  std::vector<ValueIndex> value_of_;  // node -> its value; or no_value_mark and, for a variable, its users
   std::vector<ValueInfo> info_;       // per value
   struct Scope {
     ExprId var;  // the let's variable (input) that holds the value

@@ -2,6 +2,10 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 import passline;
 import passline.ir;
 import passline.ir.passes;
@@ -46,6 +50,27 @@ TEST(EliminateCommonSubexpr, ChangesNothingWithoutRepeats) {
   const ir::Module typed = passline::Pass<ir::Module>(ir::InferType{})(ir::parse("def @f(%x: i64) { (add(%x, 1), add(%x, 1)) }"));
   // Equal operands outside lets have nothing to reuse: the body stays shared.
   EXPECT_TRUE(ir::identical(typed, passline::Pass<ir::Module>(ir::EliminateCommonSubexpr{})(typed)));
+}
+
+// Values are kept with their latest operand, a few to each: fifteen values
+// of %x and %y (more than are kept with %y itself) are each found again.
+TEST(EliminateCommonSubexpr, FindsEveryValueOfOperandsThatManyValuesShare) {
+  std::string lets, again, firsts;
+  int i = 0;
+  for (const char* operands : {"%x, %y", "%y, %x", "%y, %y"}) {
+    for (const char* op : {"add", "sub", "mul", "div", "mod"}) {
+      lets += fmt::format("  let %a{}: i64 = {}({});\n", i, op, operands);
+      again += fmt::format("  let %b{}: i64 = {}({});\n", i, op, operands);
+      firsts += fmt::format("{}%a{}", i ? ", " : "", i);
+      ++i;
+    }
+  }
+  std::string seconds = firsts;
+  for (std::size_t at = seconds.find("%a"); at != std::string::npos; at = seconds.find("%a", at)) seconds[at + 1] = 'b';
+  const std::string head = "def @f(%x: i64, %y: i64) -> (" + fmt::format("{}", fmt::join(std::vector<std::string>(15, "i64"), ", ")) + ", " +
+                           fmt::format("{}", fmt::join(std::vector<std::string>(15, "i64"), ", ")) + ") {\n";
+  EXPECT_EQ(cse(head + lets + again + "  (" + firsts + ", " + seconds + ")\n}"),
+            head + lets + "  (" + firsts + ", " + firsts + ")\n}\n");
 }
 
 TEST(EliminateCommonSubexpr, RequiresInferType) {
