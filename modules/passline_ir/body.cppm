@@ -108,8 +108,8 @@ void grow_to(std::vector<T>& table, std::size_t size, T fill) {
 struct Overlay {
   static constexpr std::uint8_t kind_bits = 0x0f, done = 0x10, shared = 0x20;
   Overlay(std::size_t size, std::vector<std::uint8_t> node_state)
-      : input_size(size), state(std::move(node_state)), displaced(std::allocator<Node>().allocate(size)) {}
-  ~Overlay() { std::allocator<Node>().deallocate(displaced, input_size); }
+      : input_size(size), state(std::move(node_state)), slot(std::allocator<std::uint32_t>().allocate(size)) {}
+  ~Overlay() { std::allocator<std::uint32_t>().deallocate(slot, input_size); }
   Overlay(const Overlay&) = delete;
   Overlay& operator=(const Overlay&) = delete;
 
@@ -118,12 +118,18 @@ struct Overlay {
   /// Per input node: its kind, whether the rewrite is done reading it, and
   /// whether it is a leaf with several users (never done: it is read again).
   std::vector<std::uint8_t> state;
-  /// Input nodes written over before the rewrite was done with them, each
-  /// at its own index. Room for every input node is address space: only the
-  /// pages of nodes really displaced are ever written, and a look-up is an
-  /// index, where a hash table of them missed the cache once a rewrite that
-  /// grows its body had run far ahead of its input.
-  Node* displaced;
+  /// Input nodes written over before the rewrite was done with them, in the
+  /// order written over, which is the order of their indices.
+  std::vector<Node> displaced;
+  /// Per input node written over before it was done with: its place in
+  /// `displaced`. Only those entries are ever written (the room is address
+  /// space, and only its pages in the stretch of the displaced nodes take
+  /// memory), and a look-up is an index. A table of the displaced nodes
+  /// themselves at their own indices took a page for every 170 nodes of
+  /// that stretch, though about one node in seven is displaced there (some
+  /// 40 MB for a function of 10^6 operations); a hash map of them missed
+  /// the cache once a rewrite that grows its body ran far ahead of its input.
+  std::uint32_t* slot;
 };
 }  // namespace detail
 
@@ -329,7 +335,9 @@ class BodyBuilder {
     return b;
   }
   /// Node `id` of the body this builder writes over.
-  inline Node input(ExprId id) const { return id >= overlay_->written ? nodes_[id] : overlay_->displaced[id]; }
+  inline Node input(ExprId id) const {
+    return id >= overlay_->written ? nodes_[id] : overlay_->displaced[overlay_->slot[id]];
+  }
   inline Kind input_kind(ExprId id) const { return static_cast<Kind>(overlay_->state[id] & detail::Overlay::kind_bits); }
   /// The rewrite reads input node `id` no more (unless it is a shared leaf).
   void done_with(ExprId id) {
@@ -400,7 +408,10 @@ class BodyBuilder {
     detail::Overlay& o = *overlay_;
     const std::size_t at = o.written++;
     if (at < nodes_.size()) {
-      if (at < o.input_size && !(o.state[at] & detail::Overlay::done)) std::construct_at(o.displaced + at, nodes_[at]);
+      if (at < o.input_size && !(o.state[at] & detail::Overlay::done)) {
+        o.slot[at] = static_cast<std::uint32_t>(o.displaced.size());
+        o.displaced.push_back(nodes_[at]);
+      }
       nodes_[at] = n;
     } else {
       nodes_.push_back(n);
