@@ -28,8 +28,8 @@ class CommonSubexpr final : public Rewrite {
   ExprId node(BodyBuilder& out, ExprId, const Node& n, std::vector<ExprId>& list) override {
     if (n.kind == Kind::let || n.kind == Kind::fn || n.kind == Kind::var) return list_node(out, n, list);
     out_ = &out;
-    const Probe probe{n, list, static_cast<std::uint32_t>(hash(out, n, list))};
-    const ExprId anchor = anchor_of(n, list);
+    const auto [hash, anchor] = key(out, n, list);
+    const Probe probe{n, list, hash};
     auto [value, crowded] = find(probe, anchor);
     if (value != no_value && info_[value].holder != no_expr) {
       changed = true;
@@ -113,30 +113,6 @@ class CommonSubexpr final : public Rewrite {
 
   static constexpr std::size_t chain_limit = 8;
 
-  /// The anchor of `n`, or no_expr if it has no operand.
-  ExprId anchor_of(const Node& n, std::span<const ExprId> list) const {
-    ExprId anchor = no_expr;
-    auto operand = [&](ExprId x) {
-      if (x == no_expr) return;
-      const ValueIndex v = value_at(x);
-      const ExprId canonical = v != no_value ? info_[v].first : x;
-      if (anchor == no_expr || canonical > anchor) anchor = canonical;
-    };
-    switch (n.kind) {
-      case Kind::global:
-      case Kind::int_const:
-      case Kind::float_const:
-      case Kind::bool_const: return no_expr;
-      case Kind::proj: operand(n.a); return anchor;
-      case Kind::call:
-      case Kind::tuple:
-        if (n.kind == Kind::call) operand(n.a);
-        for (ExprId e : list) operand(e);
-        return anchor;
-      default: operand(n.a), operand(n.b), operand(n.c); return anchor;
-    }
-  }
-
   /// The values kept with `anchor`, the last first. A node that has a value
   /// keeps them with its value; one that has none (a variable) in its own
   /// entry of value_of_, beside the mark of no value.
@@ -204,23 +180,38 @@ class CommonSubexpr final : public Rewrite {
     bool operator()(ValueIndex v, const Probe& p) const { return (*this)(p, v); }
   };
 
-  std::uint64_t hash(const BodyBuilder& out, const Node& n, std::span<const ExprId> list) const {
+  /// The hash of what `n` computes, and its anchor (no_expr if it has no
+  /// operand), from one walk over its operands.
+  struct Key {
+    std::uint32_t hash;
+    ExprId anchor;
+  };
+  Key key(const BodyBuilder& out, const Node& n, std::span<const ExprId> list) const {
     std::uint64_t h = mix(static_cast<std::uint64_t>(n.kind) << 8 | static_cast<std::uint64_t>(n.op), n.type.id);
+    ExprId anchor = no_expr;
+    auto operand = [&](ExprId o) {
+      if (o == no_expr) {
+        h = mix(h, o);
+        return;
+      }
+      const std::uint64_t number = number_of(o);
+      h = mix(h, number);
+      const ExprId canonical = number >> 32 ? o : info_[number].first;
+      if (anchor == no_expr || canonical > anchor) anchor = canonical;
+    };
     switch (n.kind) {
       case Kind::global:
         for (char c : out.name_of(n)) h = mix(h, static_cast<unsigned char>(c));
-        return h;
+        return {static_cast<std::uint32_t>(h), no_expr};
       case Kind::int_const:
       case Kind::float_const:
-      case Kind::bool_const: return mix(h, static_cast<std::uint64_t>(n.b) << 32 | n.a);
-      case Kind::proj: return mix(mix(h, number_of(n.a)), n.b);
+      case Kind::bool_const: return {static_cast<std::uint32_t>(mix(h, static_cast<std::uint64_t>(n.b) << 32 | n.a)), no_expr};
+      case Kind::proj: operand(n.a); return {static_cast<std::uint32_t>(mix(h, n.b)), anchor};
       default: break;
     }
-    for (ExprId o : {n.a, has_list(n.kind) ? no_expr : n.b, has_list(n.kind) ? no_expr : n.c}) {
-      h = mix(h, o == no_expr ? o : number_of(o));
-    }
-    for (ExprId e : list) h = mix(h, number_of(e));
-    return h;
+    for (ExprId o : {n.a, has_list(n.kind) ? no_expr : n.b, has_list(n.kind) ? no_expr : n.c}) operand(o);
+    for (ExprId e : list) operand(e);
+    return {static_cast<std::uint32_t>(h), anchor};
   }
 
   /// Whether node `first` has the value `n` would have.
