@@ -65,6 +65,11 @@ void verify(const Module& module, std::size_t threads = 1) {
       if (child == no_expr || child >= body.size()) fail(parent, "an operand is missing");
       if (child >= parent) fail(parent, "an operand comes after the expression that uses it");
     };
+    // An operand that is a variable in scope is checked by that alone: its
+    // node, which may be far back in a large body, is not read.
+    auto walk = [&](ExprId c) {
+      if (!in_scope[c]) stack.push_back({c, 0});
+    };
     std::vector<std::uint8_t> reached(body.size(), 0);
     for (ExprId p : body.params()) bind_param(p);
     if (body.root() >= body.size()) throw IRError(source, fn.loc, fmt::format("function '@{}' has no body", fn.name));
@@ -111,7 +116,7 @@ void verify(const Module& module, std::size_t threads = 1) {
           if (given != op_arity(n.op)) {
             fail(id, fmt::format("operator '{}' takes {} operands, not {}", op_name(n.op), op_arity(n.op), given));
           }
-          for_each_child(body, id, [&](ExprId c) { check(c, id), stack.push_back({c, 0}); });
+          for_each_child(body, id, [&](ExprId c) { check(c, id), walk(c); });
           break;
         }
         case Kind::global:
@@ -129,7 +134,7 @@ void verify(const Module& module, std::size_t threads = 1) {
           }
           [[fallthrough]];
         default:
-          for_each_child(body, id, [&](ExprId c) { check(c, id), stack.push_back({c, 0}); });
+          for_each_child(body, id, [&](ExprId c) { check(c, id), walk(c); });
           break;
       }
     }

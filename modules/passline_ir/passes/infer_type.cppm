@@ -190,8 +190,12 @@ class Inference {
             for (ExprId p : body.fn_params(id)) t[p] = body[p].type;
           }
           stack.push_back({id, 1});
+          // An operand already typed is not walked again: a variable is typed
+          // where it is bound, and in a tree only a shared leaf (a constant,
+          // a global) is met twice. So a variable's node, which may be far
+          // back in a large body, is not read.
           for_each_child(body, id, [&](ExprId c) {
-            if (body[c].kind != Kind::var || n.kind == Kind::fn) stack.push_back({c, 0});
+            if (n.kind == Kind::fn || !t[c].known()) stack.push_back({c, 0});
           });
         }
         continue;
