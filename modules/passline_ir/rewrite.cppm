@@ -88,21 +88,19 @@ class RewriteInput {
 namespace detail {
 
 /// Each node's kind, and whether it is a leaf with several users (the walk
-/// reaches it more than once), for BodyBuilder::over. An operand's kind is
-/// read from the table, a byte per node, not from its node: operands reach
-/// far back, and the table stays in cache where the nodes do not.
+/// reaches it more than once), for BodyBuilder::over.
 inline std::vector<std::uint8_t> overlay_state(const Body& body) {
   constexpr std::uint8_t seen = 0x80;
   std::vector<std::uint8_t> state(body.size());
-  for (ExprId id = 0; id < body.size(); ++id) state[id] = static_cast<std::uint8_t>(body[id].kind);
   auto use = [&](ExprId c) {
-    const auto kind = static_cast<Kind>(state[c] & Overlay::kind_bits);
-    if (kind == Kind::var || !is_leaf(kind)) return;
+    if (body[c].kind == Kind::var || !is_leaf(body[c].kind)) return;
     state[c] |= (state[c] & seen) ? Overlay::shared : seen;
   };
   for (ExprId id = 0; id < body.size(); ++id) for_each_child(body, id, use);
   use(body.root());
-  for (std::uint8_t& s : state) s &= static_cast<std::uint8_t>(~seen);
+  for (ExprId id = 0; id < body.size(); ++id) {
+    state[id] = static_cast<std::uint8_t>((state[id] & Overlay::shared) | static_cast<std::uint8_t>(body[id].kind));
+  }
   return state;
 }
 
