@@ -82,7 +82,7 @@ inline constexpr std::uint32_t max_nesting = 256;
 /// counts as a leaf here.
 template <class Nodes>
 std::vector<std::uint32_t> nesting(const Nodes& body) {
-  std::vector<std::uint32_t> height(body.size(), 0);
+  std::vector<std::uint32_t> height = detail::node_table(body.size(), std::uint32_t{0});
   for (ExprId id = 0; id < body.size(); ++id) {
     const Node& n = body[id];
     std::uint32_t h = 0;

@@ -91,7 +91,7 @@ namespace detail {
 /// reaches it more than once), for BodyBuilder::over.
 inline std::vector<std::uint8_t> overlay_state(const Body& body) {
   constexpr std::uint8_t seen = 0x80;
-  std::vector<std::uint8_t> state(body.size());
+  std::vector<std::uint8_t> state = node_table(body.size(), std::uint8_t{0});
   auto use = [&](ExprId c) {
     if (body[c].kind == Kind::var || !is_leaf(body[c].kind)) return;
     state[c] |= (state[c] & seen) ? Overlay::shared : seen;
@@ -120,8 +120,8 @@ std::shared_ptr<const Body> rewrite(std::shared_ptr<const Body> body_ptr, Rewrit
   BodyBuilder out = in_place ? BodyBuilder::over(body, detail::overlay_state(body)) : BodyBuilder(body);
   out.reserve(size + size / 2);
   detail::RewriteInput in(body, out);
-  std::vector<ExprId> map(size, no_expr);
-  std::vector<std::uint8_t> replaced(size, 0);
+  std::vector<ExprId> map = detail::node_table(size, no_expr);
+  std::vector<std::uint8_t> replaced = detail::node_table(size, std::uint8_t{0});
   auto copy_var = [&](ExprId var) {
     if (map[var] == no_expr) {
       map[var] = out.copy(in[var]);

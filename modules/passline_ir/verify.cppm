@@ -47,8 +47,8 @@ void verify(const Module& module, std::size_t threads = 1) {
     auto fail = [&](ExprId id, const std::string& message) {
       throw IRError(source, body[id].loc, fmt::format("in '@{}': {}", fn.name, message));
     };
-    std::vector<std::uint8_t> in_scope(body.size(), 0);
-    std::vector<std::uint8_t> bound(body.size(), 0);
+    std::vector<std::uint8_t> in_scope = detail::node_table(body.size(), std::uint8_t{0});
+    std::vector<std::uint8_t> bound = detail::node_table(body.size(), std::uint8_t{0});
     auto bind = [&](ExprId var) {
       if (var >= body.size() || body[var].kind != Kind::var) fail(var < body.size() ? var : 0, "a binder that is not a variable");
       if (bound[var]) fail(var, fmt::format("variable '%{}' is bound twice", body.name(var)));
@@ -70,7 +70,7 @@ void verify(const Module& module, std::size_t threads = 1) {
     auto walk = [&](ExprId c) {
       if (!in_scope[c]) stack.push_back({c, 0});
     };
-    std::vector<std::uint8_t> reached(body.size(), 0);
+    std::vector<std::uint8_t> reached = detail::node_table(body.size(), std::uint8_t{0});
     for (ExprId p : body.params()) bind_param(p);
     if (body.root() >= body.size()) throw IRError(source, fn.loc, fmt::format("function '@{}' has no body", fn.name));
     stack.reserve(body.size() + 1);  // a let chain holds a frame per let: no regrowth (address space only)

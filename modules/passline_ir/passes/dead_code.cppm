@@ -25,7 +25,7 @@ class DeadCode final : public Rewrite {
   /// reads the input body (and may write over it).
   DeadCode(const Body& body, std::vector<std::uint8_t> effect) : body_(body), effect_(std::move(effect)) {
     mark_used();
-    dead_.assign(body.size(), 0);
+    dead_ = detail::node_table(body.size(), std::uint8_t{0});
     for (ExprId id = 0; id < body.size(); ++id) {
       const Node& n = body[id];
       dead_[id] = n.kind == Kind::let && !used_[n.a] && effect_[n.b] == 0;
@@ -50,7 +50,7 @@ class DeadCode final : public Rewrite {
   /// its value, so a value is walked only when the variable turned out used
   /// (or the value must run anyway): dead chains go in one pass.
   void mark_used() {
-    used_.assign(body_.size(), 0);
+    used_ = detail::node_table(body_.size(), std::uint8_t{0});
     struct Frame {
       ExprId id;
       bool body_done;

@@ -32,7 +32,7 @@ bool may_trap(const Nodes& nodes, const Node& n) {
 template <class PureGlobal>
 std::vector<std::uint8_t> effects(const Body& body, PureGlobal&& pure_global) {
   // Operands come before the nodes that use them, so one pass in order does.
-  std::vector<std::uint8_t> effect(body.size(), 0);
+  std::vector<std::uint8_t> effect = detail::node_table(body.size(), std::uint8_t{0});
   for (ExprId id = 0; id < body.size(); ++id) {
     const Node& n = body[id];
     bool e = false;

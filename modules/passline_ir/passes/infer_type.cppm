@@ -114,7 +114,7 @@ class Inference {
   Outcome infer(std::size_t i, std::span<const std::size_t> in_progress) {
     const Function& fn = module_.functions[i];
     const Body& body = *fn.body;
-    std::vector<Type> types(body.size());
+    std::vector<Type> types = detail::node_table(body.size(), Type{});
     Type result = types::unknown;
     try {
       result = infer_body(fn, types, in_progress);
