@@ -99,12 +99,24 @@ class Fingerprinter;
 /// function of 10^6 operations takes some 80 MB). A hint: where the system
 /// says no (transparent huge pages off), nothing changes; memory is taken
 /// only as pages are written, as before, 2 MiB at a time.
+inline void prefer_huge_pages(const void* data, std::size_t bytes) {
+  constexpr std::uintptr_t huge = std::uintptr_t{2} << 20;
+  const auto begin = (reinterpret_cast<std::uintptr_t>(data) + huge - 1) / huge * huge;
+  const auto end = (reinterpret_cast<std::uintptr_t>(data) + bytes) / huge * huge;
+  if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+}
 template <class T>
 void prefer_huge_pages(const std::vector<T>& table) {
-  constexpr std::uintptr_t huge = std::uintptr_t{2} << 20;
-  const auto begin = (reinterpret_cast<std::uintptr_t>(table.data()) + huge - 1) / huge * huge;
-  const auto end = reinterpret_cast<std::uintptr_t>(table.data() + table.capacity()) / huge * huge;
-  if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+  prefer_huge_pages(table.data(), table.capacity() * sizeof(T));
+}
+
+/// Room in `table` for one more entry: its room doubles, as push_back's
+/// would, in 2 MiB pages once large.
+template <class T>
+void room_for_one_more(std::vector<T>& table) {
+  if (table.size() < table.capacity()) return;
+  table.reserve(std::max<std::size_t>(16, 2 * table.capacity()));
+  prefer_huge_pages(table);
 }
 
 /// A per-node table of `size` entries, all `fill`, in 2 MiB pages if large.
@@ -135,7 +147,9 @@ void grow_to(std::vector<T>& table, std::size_t size, T fill) {
 struct Overlay {
   static constexpr std::uint8_t kind_bits = 0x0f, done = 0x10, shared = 0x20;
   Overlay(std::size_t size, std::vector<std::uint8_t> node_state)
-      : input_size(size), state(std::move(node_state)), slot(std::allocator<std::uint32_t>().allocate(size)) {}
+      : input_size(size), state(std::move(node_state)), slot(std::allocator<std::uint32_t>().allocate(size)) {
+    prefer_huge_pages(slot, size * sizeof(std::uint32_t));
+  }
   ~Overlay() { std::allocator<std::uint32_t>().deallocate(slot, input_size); }
   Overlay(const Overlay&) = delete;
   Overlay& operator=(const Overlay&) = delete;
@@ -430,14 +444,9 @@ class BodyBuilder {
 
   inline ExprId add(const Node& n) {
     if (overlay_) [[unlikely]] return add_over(n);
-    if (nodes_.size() == nodes_.capacity()) [[unlikely]] grow_nodes();
+    detail::room_for_one_more(nodes_);
     nodes_.push_back(n);
     return static_cast<ExprId>(nodes_.size() - 1);
-  }
-  /// Doubles the room for nodes, as push_back would, in 2 MiB pages once large.
-  void grow_nodes() {
-    nodes_.reserve(std::max<std::size_t>(16, 2 * nodes_.capacity()));
-    detail::prefer_huge_pages(nodes_);
   }
   ExprId add_over(const Node& n) {
     detail::Overlay& o = *overlay_;
@@ -445,11 +454,12 @@ class BodyBuilder {
     if (at < nodes_.size()) {
       if (at < o.input_size && !(o.state[at] & detail::Overlay::done)) {
         o.slot[at] = static_cast<std::uint32_t>(o.displaced.size());
+        detail::room_for_one_more(o.displaced);
         o.displaced.push_back(nodes_[at]);
       }
       nodes_[at] = n;
     } else {
-      if (nodes_.size() == nodes_.capacity()) grow_nodes();
+      detail::room_for_one_more(nodes_);
       nodes_.push_back(n);
     }
     return static_cast<ExprId>(at);

@@ -40,10 +40,7 @@ class CommonSubexpr final : public Rewrite {
     grow_to(value_of_, std::size_t{id} + 1, no_value);
     if (value == no_value && info_.size() < chain_end) {  // a new value, first computed by this node
       value = static_cast<ValueIndex>(info_.size());
-      if (info_.size() == info_.capacity()) {
-        info_.reserve(std::max<std::size_t>(64, 2 * info_.capacity()));
-        prefer_huge_pages(info_);
-      }
+      room_for_one_more(info_);
       info_.push_back({.first = id, .hash = probe.hash, .holder = no_expr, .next = chain_end, .users = chain_end});
       if (crowded) {
         by_hash_.insert(value);
