@@ -110,13 +110,32 @@ void prefer_huge_pages(const std::vector<T>& table) {
   prefer_huge_pages(table.data(), table.capacity() * sizeof(T));
 }
 
-/// Room in `table` for one more entry: its room doubles, as push_back's
-/// would, in 2 MiB pages once large.
+/// Room in `table` for at least `size` entries: where it has less, its
+/// room doubles (or goes to `size`, if more), as a vector's does, and is
+/// asked for in 2 MiB pages once large.
+template <class T>
+void reserve_at_least(std::vector<T>& table, std::size_t size) {
+  if (table.capacity() >= size) return;
+  table.reserve(std::max(size, 2 * table.capacity()));
+  prefer_huge_pages(table);
+}
+
+/// Room in `table` for one more entry (reserve_at_least).
 template <class T>
 void room_for_one_more(std::vector<T>& table) {
-  if (table.size() < table.capacity()) return;
-  table.reserve(std::max<std::size_t>(16, 2 * table.capacity()));
-  prefer_huge_pages(table);
+  reserve_at_least(table, table.size() + 1);
+}
+
+/// The stack of an iterative walk over a body of `nodes` nodes, holding
+/// `first`. Its room is a frame per node, reserved (address space only): a
+/// let chain holds a frame per let, and the stack never regrows and copies
+/// itself.
+template <class Frame>
+std::vector<Frame> walk_stack(std::size_t nodes, Frame first) {
+  std::vector<Frame> stack;
+  stack.reserve(nodes + 1);
+  stack.push_back(first);
+  return stack;
 }
 
 /// A per-node table of `size` entries, all `fill`, in 2 MiB pages if large.
@@ -136,10 +155,7 @@ std::vector<T> node_table(std::size_t size, T fill) {
 template <class T>
 void grow_to(std::vector<T>& table, std::size_t size, T fill) {
   if (table.size() >= size) return;
-  if (table.capacity() < size) {
-    table.reserve(std::max(size, 2 * table.capacity()));
-    prefer_huge_pages(table);
-  }
+  reserve_at_least(table, size);
   table.resize(size, fill);
 }
 

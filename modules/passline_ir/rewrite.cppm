@@ -136,8 +136,7 @@ std::shared_ptr<const Body> rewrite(std::shared_ptr<const Body> body_ptr, Rewrit
     ExprId id;
     std::uint8_t phase;
   };
-  std::vector<Frame> stack{{root, 0}};
-  stack.reserve(size + 1);  // a frame per node at most: never grows (address space only)
+  std::vector<Frame> stack = detail::walk_stack(size, Frame{root, 0});
   std::vector<ExprId> list;
   std::vector<ExprId> children;  // reused: no allocation per node
   const bool was_changed = rewrite.changed;

@@ -73,8 +73,7 @@ void verify(const Module& module, std::size_t threads = 1) {
     std::vector<std::uint8_t> reached = detail::node_table(body.size(), std::uint8_t{0});
     for (ExprId p : body.params()) bind_param(p);
     if (body.root() >= body.size()) throw IRError(source, fn.loc, fmt::format("function '@{}' has no body", fn.name));
-    stack.reserve(body.size() + 1);  // a let chain holds a frame per let: no regrowth (address space only)
-    stack.assign(1, {body.root(), 0});
+    stack = detail::walk_stack(body.size(), Frame{body.root(), 0});
     while (!stack.empty()) {
       const Frame frame = stack.back();
       stack.pop_back();

@@ -55,9 +55,7 @@ class DeadCode final : public Rewrite {
       ExprId id;
       bool body_done;
     };
-    std::vector<Frame> stack;
-    stack.reserve(body_.size() + 1);  // a let chain holds a frame per let: no regrowth (address space only)
-    stack.push_back({body_.root(), false});
+    std::vector<Frame> stack = detail::walk_stack(body_.size(), Frame{body_.root(), false});
     while (!stack.empty()) {
       const auto [id, body_done] = stack.back();
       stack.pop_back();

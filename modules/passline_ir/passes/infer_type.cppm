@@ -173,9 +173,7 @@ class Inference {
       ExprId id;
       std::uint8_t phase;
     };
-    std::vector<Frame> stack;
-    stack.reserve(body.size() + 1);  // a let chain holds a frame per let: no regrowth (address space only)
-    stack.push_back({body.root(), 0});
+    std::vector<Frame> stack = detail::walk_stack(body.size(), Frame{body.root(), 0});
     while (!stack.empty()) {
       const Frame frame = stack.back();
       stack.pop_back();
