@@ -3,7 +3,9 @@
 // Each expression gets a value number, shared by every node built with the
 // same operator, type and operand numbers (global value numbering on the
 // rewritten body, values numbered in the order first met), so "equal" is one
-// integer compare and the body stays a tree. When an expression
+// integer compare and the body stays a tree. A literal is not computed: it
+// gets no value number, equal literals make equal operands, and a literal is
+// never replaced by a variable. When an expression
 // equals the value of a `let` whose variable is in scope, the variable takes
 // its place; a `let` bound to another variable is replaced by it. Evaluation
 // is strict, so the earlier `let` has run by then whatever the expression
@@ -28,6 +30,14 @@ class CommonSubexpr final : public Rewrite {
   ExprId node(BodyBuilder& out, ExprId, const Node& n, std::vector<ExprId>& list) override {
     if (n.kind == Kind::let || n.kind == Kind::fn || n.kind == Kind::var) return list_node(out, n, list);
     out_ = &out;
+    if (is_literal(n.kind)) {
+      // Marked with the hash of what it is, so that an expression using it
+      // is keyed without reading the literal again.
+      const ExprId id = list_node(out, n, list);
+      grow_to(value_of_, std::size_t{id} + 1, nothing);
+      value_of_[id] = literal_mark | (literal_hash(n) & chain_end);
+      return id;
+    }
     const auto [hash, anchor] = key(out, n, list);
     const Probe probe{n, list, hash};
     auto [value, crowded] = find(probe, anchor);
@@ -37,7 +47,7 @@ class CommonSubexpr final : public Rewrite {
       return info_[value].holder;
     }
     const ExprId id = list_node(out, n, list);
-    grow_to(value_of_, std::size_t{id} + 1, no_value);
+    grow_to(value_of_, std::size_t{id} + 1, nothing);
     if (value == no_value && info_.size() < chain_end) {  // a new value, first computed by this node
       value = static_cast<ValueIndex>(info_.size());
       room_for_one_more(info_);
@@ -82,10 +92,14 @@ class CommonSubexpr final : public Rewrite {
   using ValueIndex = std::uint32_t;
   static constexpr ValueIndex no_value = 0xffffffffu;
   /// The end of a list of values, and one more than the last value index.
-  static constexpr ValueIndex chain_end = 0x7fffffffu;
-  /// An entry of value_of_ with this bit is no value.
+  static constexpr ValueIndex chain_end = 0x3fffffffu;
+  /// An entry of value_of_ is a value index, or, with these two top bits,
+  /// no value (and, for a variable, the values kept with it: a list of
+  /// users), or a literal (and its hash).
   static constexpr ValueIndex no_value_mark = 0x80000000u;
-  static_assert((no_value_mark | chain_end) == no_value);
+  static constexpr ValueIndex literal_mark = 0xc0000000u;
+  /// The entry of a node with no value and no users.
+  static constexpr ValueIndex nothing = no_value_mark | chain_end;
   struct ValueInfo {
     ExprId first;        // the first node that computes it
     std::uint32_t hash;  // of what it computes: the set grows without reading a node
@@ -120,14 +134,14 @@ class CommonSubexpr final : public Rewrite {
   ValueIndex users(ExprId anchor) const {
     const ValueIndex v = value_at(anchor);
     if (v != no_value) return info_[v].users;
-    return anchor < value_of_.size() ? value_of_[anchor] & chain_end : chain_end;
+    return anchor < value_of_.size() ? value_of_[anchor] & chain_end : chain_end;  // never a literal
   }
   void set_users(ExprId anchor, ValueIndex last) {
     const ValueIndex v = value_at(anchor);
     if (v != no_value) {
       info_[v].users = last;
     } else {
-      grow_to(value_of_, std::size_t{anchor} + 1, no_value);
+      grow_to(value_of_, std::size_t{anchor} + 1, nothing);
       value_of_[anchor] = no_value_mark | last;
     }
   }
@@ -152,15 +166,24 @@ class CommonSubexpr final : public Rewrite {
     return v < chain_end ? v : no_value;
   }
 
-  /// What stands for `id` in a comparison: its value, or, for a node with
-  /// none (a variable, a let, a closure), the node itself, apart from every
-  /// value.
+  /// What stands for `id` in a comparison: its value; for a literal, its
+  /// hash (equal for equal literals, but two literals may share it); for
+  /// a node with neither (a variable, a let, a closure), the node itself.
+  /// The three kinds of number are apart.
   std::uint64_t number_of(ExprId id) const {
-    const ValueIndex v = value_at(id);
-    return v != no_value ? v : (std::uint64_t{1} << 32) | id;
+    const ValueIndex entry = id < value_of_.size() ? value_of_[id] : nothing;
+    if (entry < chain_end) return entry;
+    if ((entry & literal_mark) == literal_mark) return std::uint64_t{literal_number} << 32 | (entry & chain_end);
+    return std::uint64_t{1} << 32 | id;
   }
+  static constexpr std::uint32_t literal_number = 2;
 
   static bool has_list(Kind k) { return k == Kind::call || k == Kind::tuple; }
+  static bool is_literal(Kind k) { return k == Kind::int_const || k == Kind::float_const || k == Kind::bool_const; }
+  static std::uint64_t literal_hash(const Node& n) {
+    const std::uint64_t h = mix(static_cast<std::uint64_t>(n.kind), n.type.id);
+    return mix(h, static_cast<std::uint64_t>(n.b) << 32 | n.a);
+  }
 
   /// The table by hash holds values; a probe reads a value's first node
   /// only where the hashes agree.
@@ -197,6 +220,7 @@ class CommonSubexpr final : public Rewrite {
       }
       const std::uint64_t number = number_of(o);
       h = mix(h, number);
+      if (number >> 32 == literal_number) return;  // found among the values of the other operands
       const ExprId canonical = number >> 32 ? o : info_[number].first;
       if (anchor == no_expr || canonical > anchor) anchor = canonical;
     };
@@ -204,9 +228,6 @@ class CommonSubexpr final : public Rewrite {
       case Kind::global:
         for (char c : out.name_of(n)) h = mix(h, static_cast<unsigned char>(c));
         return {static_cast<std::uint32_t>(h), no_expr};
-      case Kind::int_const:
-      case Kind::float_const:
-      case Kind::bool_const: return {static_cast<std::uint32_t>(mix(h, static_cast<std::uint64_t>(n.b) << 32 | n.a)), no_expr};
       case Kind::proj: operand(n.a); return {static_cast<std::uint32_t>(mix(h, n.b)), anchor};
       default: break;
     }
@@ -219,12 +240,18 @@ class CommonSubexpr final : public Rewrite {
   bool same(const BodyBuilder& out, ExprId first, const Node& n, std::span<const ExprId> list) const {
     const Node& m = out[first];
     if (m.kind != n.kind || m.op != n.op || m.type != n.type) return false;
-    auto same_operand = [&](ExprId x, ExprId y) { return x == y || (x != no_expr && y != no_expr && number_of(x) == number_of(y)); };
+    auto same_operand = [&](ExprId x, ExprId y) {
+      if (x == y) return true;
+      if (x == no_expr || y == no_expr) return false;
+      const std::uint64_t number = number_of(x);
+      if (number != number_of(y)) return false;
+      if (number >> 32 != literal_number) return true;
+      const Node& a = out[x];
+      const Node& b = out[y];
+      return a.kind == b.kind && a.type == b.type && a.a == b.a && a.b == b.b;
+    };
     switch (n.kind) {
       case Kind::global: return out.name_of(m) == out.name_of(n);
-      case Kind::int_const:
-      case Kind::float_const:
-      case Kind::bool_const: return m.a == n.a && m.b == n.b;
       case Kind::proj: return m.b == n.b && same_operand(m.a, n.a);
       case Kind::call:
       case Kind::tuple: {

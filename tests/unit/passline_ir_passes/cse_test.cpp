@@ -35,6 +35,20 @@ TEST(EliminateCommonSubexpr, TypesTellEqualConstantsApart) {
             "def @f(%x: i64, %y: f64) -> (i64, f64) {\n  let %a: i64 = add(%x, 1);\n  let %b: f64 = add(%y, 1.0);\n  (%a, %b)\n}\n");
 }
 
+TEST(EliminateCommonSubexpr, EqualLiteralsMakeEqualExpressionsAndOthersDoNot) {
+  // Each literal is its own node: they are equal by what they are.
+  EXPECT_EQ(cse("def @f(%x: i64, %y: f64) {\n  let %a = add(%x, 7840);\n  let %b = mul(%y, 1.5);\n  let %c = add(2, 3);\n"
+                "  (add(%x, 7840), mul(%y, 1.5), add(2, 3), add(%x, 7841), mul(%y, -1.5), add(3, 2))\n}"),
+            "def @f(%x: i64, %y: f64) -> (i64, f64, i64, i64, f64, i64) {\n  let %a: i64 = add(%x, 7840);\n  let %b: f64 = mul(%y, 1.5);\n"
+            "  let %c: i64 = add(2, 3);\n  (%a, %b, %c, add(%x, 7841), mul(%y, -1.5), add(3, 2))\n}\n");
+}
+
+TEST(EliminateCommonSubexpr, ALiteralIsNeverReplacedByAVariable) {
+  // A literal is not computed: a variable holding it saves nothing.
+  EXPECT_EQ(cse("def @f(%x: i64) {\n  let %a = 5;\n  let %b = 5;\n  add(%a, add(%b, add(%x, 5)))\n}"),
+            "def @f(%x: i64) -> i64 {\n  let %a: i64 = 5;\n  let %b: i64 = 5;\n  add(%a, add(%b, add(%x, 5)))\n}\n");
+}
+
 TEST(EliminateCommonSubexpr, DoesNotReachOutOfABranch) {
   EXPECT_EQ(cse("def @f(%c: bool, %x: i64) {\n  let %r = if %c {\n    let %a = add(%x, 1);\n    %a\n  } else {\n    0\n  };\n"
                 "  let %b = add(%x, 1);\n  add(%r, %b)\n}"),
