@@ -398,6 +398,8 @@ class BodyBuilder {
     return id >= overlay_->written ? nodes_[id] : overlay_->displaced[overlay_->slot[id]];
   }
   inline Kind input_kind(ExprId id) const { return static_cast<Kind>(overlay_->state[id] & detail::Overlay::kind_bits); }
+  /// How many nodes the body this builder writes over has.
+  inline std::size_t input_size() const { return overlay_->input_size; }
   /// The rewrite reads input node `id` no more (unless it is a shared leaf).
   void done_with(ExprId id) {
     std::uint8_t& state = overlay_->state[id];

@@ -20,10 +20,18 @@ import :functions;
 
 export namespace passline::ir {
 
+namespace detail {
+class RewriteInput;
+}
+
 /// What a pass does at each node. The defaults copy.
 class Rewrite {
  public:
   virtual ~Rewrite() = default;
+  /// Before the walk, with the input as it is: a pass that decides
+  /// something over the whole input first reads it here, where asking a
+  /// node's kind (`input.kind`) reads one byte, not the node.
+  virtual void start(const detail::RewriteInput& input) { (void)input; }
   /// A node whose operands (and list) are rewritten: return its replacement
   /// in `out`. `node` already refers to the new operands.
   virtual ExprId node(BodyBuilder& out, ExprId old_id, const Node& node, std::vector<ExprId>& list) {
@@ -69,9 +77,12 @@ namespace detail {
 /// it, one the output is written over (BodyBuilder::over).
 class RewriteInput {
  public:
-  RewriteInput(const Body& body, BodyBuilder& out) : body_(body), out_(out), overlaid_(out.overlaid()) {}
+  RewriteInput(const Body& body, BodyBuilder& out)
+      : body_(body), out_(out), overlaid_(out.overlaid()), body_size_(overlaid_ ? out.input_size() : body.size()) {}
   Node operator[](ExprId id) const { return overlaid_ ? out_.input(id) : body_[id]; }
   Kind kind(ExprId id) const { return overlaid_ ? out_.input_kind(id) : body_[id].kind; }
+  std::size_t size() const { return body_size_; }
+  ExprId root() const { return body_.root(); }
   std::span<const ExprId> list(std::uint32_t start, std::uint32_t count) const { return body_.list(start, count); }
   void done_with(ExprId id) {
     if (overlaid_) out_.done_with(id);
@@ -81,6 +92,7 @@ class RewriteInput {
   const Body& body_;
   BodyBuilder& out_;
   bool overlaid_;
+  std::size_t body_size_;
 };
 
 }  // namespace detail
@@ -120,6 +132,7 @@ std::shared_ptr<const Body> rewrite(std::shared_ptr<const Body> body_ptr, Rewrit
   BodyBuilder out = in_place ? BodyBuilder::over(body, detail::overlay_state(body)) : BodyBuilder(body);
   out.reserve(size + size / 2);
   detail::RewriteInput in(body, out);
+  rewrite.start(in);
   std::vector<ExprId> map = detail::node_table(size, no_expr);
   std::vector<std::uint8_t> replaced = detail::node_table(size, std::uint8_t{0});
   auto copy_var = [&](ExprId var) {

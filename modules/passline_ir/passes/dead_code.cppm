@@ -21,14 +21,17 @@ namespace passline::ir::detail {
 
 class DeadCode final : public Rewrite {
  public:
-  /// Decides every `let` before the rewrite starts, so the rewrite never
-  /// reads the input body (and may write over it).
-  DeadCode(const Body& body, std::vector<std::uint8_t> effect) : body_(body), effect_(std::move(effect)) {
-    mark_used();
-    dead_ = detail::node_table(body.size(), std::uint8_t{0});
-    for (ExprId id = 0; id < body.size(); ++id) {
-      const Node& n = body[id];
-      dead_[id] = n.kind == Kind::let && !used_[n.a] && effect_[n.b] == 0;
+  explicit DeadCode(std::vector<std::uint8_t> effect) : effect_(std::move(effect)) {}
+
+  /// Decides every `let` before the walk, so the walk never reads the
+  /// input body (and may write over it).
+  void start(const detail::RewriteInput& in) override {
+    mark_used(in);
+    dead_ = detail::node_table(in.size(), std::uint8_t{0});
+    for (ExprId id = 0; id < in.size(); ++id) {
+      if (in.kind(id) != Kind::let) continue;
+      const Node n = in[id];
+      dead_[id] = !used_[n.a] && effect_[n.b] == 0;
     }
     used_ = {};
     effect_ = {};
@@ -48,18 +51,27 @@ class DeadCode final : public Rewrite {
  private:
   /// Marks the variables that live code uses. A let's body is walked before
   /// its value, so a value is walked only when the variable turned out used
-  /// (or the value must run anyway): dead chains go in one pass.
-  void mark_used() {
-    used_ = detail::node_table(body_.size(), std::uint8_t{0});
+  /// (or the value must run anyway): dead chains go in one pass. A variable
+  /// is marked where it is used, by its kind alone: its node, which may be
+  /// far back in a large body, is not read.
+  void mark_used(const detail::RewriteInput& in) {
+    used_ = detail::node_table(in.size(), std::uint8_t{0});
     struct Frame {
       ExprId id;
       bool body_done;
     };
-    std::vector<Frame> stack = detail::walk_stack(body_.size(), Frame{body_.root(), false});
+    std::vector<Frame> stack = detail::walk_stack(in.size(), Frame{in.root(), false});
+    auto walk = [&](ExprId c) {
+      if (in.kind(c) == Kind::var) {
+        used_[c] = 1;
+      } else {
+        stack.push_back({c, false});
+      }
+    };
     while (!stack.empty()) {
       const auto [id, body_done] = stack.back();
       stack.pop_back();
-      const Node& n = body_[id];
+      const Node n = in[id];
       if (n.kind == Kind::var) {
         used_[id] = 1;
       } else if (n.kind == Kind::let) {
@@ -69,17 +81,16 @@ class DeadCode final : public Rewrite {
         } else if (used_[n.a] || effect_[n.b]) {
           stack.push_back({n.b, false});
         }
-      } else if (n.kind == Kind::if_ && body_[n.a].kind == Kind::bool_const) {
-        stack.push_back({body_[n.a].a != 0 ? n.b : n.c, false});
+      } else if (n.kind == Kind::if_ && in.kind(n.a) == Kind::bool_const) {
+        stack.push_back({in[n.a].a != 0 ? n.b : n.c, false});
       } else if (n.kind == Kind::fn) {
         stack.push_back({n.c, false});
       } else {
-        for_each_child(body_, id, [&](ExprId c) { stack.push_back({c, false}); });
+        for_each_operand(n, in, walk);
       }
     }
   }
 
-  const Body& body_;  // read while constructing only
   std::vector<std::uint8_t> effect_;
   std::vector<std::uint8_t> used_;
   std::vector<std::uint8_t> dead_;  // per let: dropped
@@ -111,7 +122,7 @@ struct DeadCodeElimination {
     passline::parallel_for(module.functions.size(), thread_count(ctx), [&](std::size_t i) {
       Function& fn = module.functions[i];
       if (fn.skip_optimization) return;
-      detail::DeadCode dead(*fn.body, effects(*fn.body, pure_global));
+      detail::DeadCode dead(effects(*fn.body, pure_global));
       fn.body = rewrite(std::move(fn.body), dead);  // in place when this module alone holds it
       ctx.statistics->add(info.name, "lets dropped", dead.dropped);
     });
