@@ -76,23 +76,25 @@ void for_each_child(const Nodes& body, ExprId id, F&& f) {
 inline constexpr std::uint32_t max_nesting = 256;
 
 /// Each node's nesting: how deep the expressions under it nest, as the text
-/// format writes them. A let's body continues its block and does not nest;
-/// every other operand does, so a chain of a million lets nests 1 deep.
-/// Operands come before their users in a well-formed body; one that does not
-/// counts as a leaf here.
+/// format writes them, up to max_nesting + 1 (anything deeper counts as
+/// that, so that two bytes hold it). A let's body continues its block and
+/// does not nest; every other operand does, so a chain of a million lets
+/// nests 1 deep. Operands come before their users in a well-formed body; one
+/// that does not counts as a leaf here.
 template <class Nodes>
-std::vector<std::uint32_t> nesting(const Nodes& body) {
-  std::vector<std::uint32_t> height = detail::node_table(body.size(), std::uint32_t{0});
+std::vector<std::uint16_t> nesting(const Nodes& body) {
+  static_assert(max_nesting < 0xffff);
+  std::vector<std::uint16_t> height = detail::node_table(body.size(), std::uint16_t{0});
   for (ExprId id = 0; id < body.size(); ++id) {
     const Node& n = body[id];
     std::uint32_t h = 0;
-    auto below = [&](ExprId c) { return c < id ? height[c] : 0; };  // an ill-formed operand: left to the verifier
+    auto below = [&](ExprId c) -> std::uint32_t { return c < id ? height[c] : 0; };  // an ill-formed operand: left to the verifier
     if (n.kind == Kind::let) {
       h = std::max(below(n.b) + 1, below(n.c));
     } else {
       for_each_child(body, id, [&](ExprId c) { h = std::max(h, below(c) + 1); });
     }
-    height[id] = h;
+    height[id] = static_cast<std::uint16_t>(std::min(h, max_nesting + 1));
   }
   return height;
 }
