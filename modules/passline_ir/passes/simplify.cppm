@@ -27,8 +27,10 @@ class Simplifier final : public Rewrite {
  public:
   ExprId node(BodyBuilder& out, ExprId, const Node& n, std::vector<ExprId>& list) override {
     if (n.kind == Kind::op) {
-      // Identities leave constants behind (x - x is 0): what they leave folds here.
-      if (const auto folded = folder_.fold(out, n)) {
+      // Identities leave constants behind (x - x is 0): what they leave folds
+      // here. A let-bound variable is no constant, so there is nothing to fold.
+      const bool may_fold = !let_bound(n.a) && !let_bound(n.b) && !let_bound(n.c);
+      if (const auto folded = may_fold ? folder_.fold(out, n) : std::nullopt) {
         changed = true;
         return *folded;
       }
@@ -61,18 +63,22 @@ class Simplifier final : public Rewrite {
   }
 
  private:
+  /// Whether `id` is a variable bound by a let of this walk: known from
+  /// defs_ alone, without reading its node, which may be far back. Such a
+  /// variable is never a constant (bind substitutes those).
+  bool let_bound(ExprId id) const { return id < defs_.size() && defs_[id] != no_expr; }
   /// What `id` stands for: the value of a let-bound variable, else itself.
-  ExprId def(const BodyBuilder& out, ExprId id) const {
-    return out[id].kind == Kind::var && id < defs_.size() && defs_[id] != no_expr ? defs_[id] : id;
-  }
-  static bool atom(const BodyBuilder& out, ExprId id) {
+  ExprId def(const BodyBuilder&, ExprId id) const { return let_bound(id) ? defs_[id] : id; }
+  bool atom(const BodyBuilder& out, ExprId id) const {
+    if (let_bound(id)) return true;
     const Kind k = out[id].kind;
     return k == Kind::var || k == Kind::int_const;
   }
-  /// The i64 constant `id` is (or its variable is bound to).
+  bool is_int_const(const BodyBuilder& out, ExprId id) const { return !let_bound(id) && out[id].kind == Kind::int_const; }
+  /// The i64 constant `id` is (a let-bound variable never is one).
   std::optional<std::int64_t> constant(const BodyBuilder& out, ExprId id) const {
-    const Node& n = out[def(out, id)];
-    if (n.kind != Kind::int_const) return std::nullopt;
+    if (!is_int_const(out, id)) return std::nullopt;
+    const Node& n = out[id];
     return static_cast<std::int64_t>((static_cast<std::uint64_t>(n.b) << 32) | n.a);
   }
   /// `id` (through its variable) as `op(a, c)` or `op(c, a)` with an atom `a`
@@ -166,22 +172,25 @@ class Simplifier final : public Rewrite {
     return {std::nullopt, 0};
   }
 
-  static bool is_int(const BodyBuilder& out, ExprId id, std::int64_t v) {
+  bool is_int(const BodyBuilder& out, ExprId id, std::int64_t v) const {
+    if (let_bound(id)) return false;
     const Node& n = out[id];
     return n.kind == Kind::int_const && n.a == static_cast<std::uint32_t>(static_cast<std::uint64_t>(v)) &&
            n.b == static_cast<std::uint32_t>(static_cast<std::uint64_t>(v) >> 32);
   }
   /// Compares bits, so 0.0 and -0.0 differ.
-  static bool is_float(const BodyBuilder& out, ExprId id, std::uint64_t bits) {
+  bool is_float(const BodyBuilder& out, ExprId id, std::uint64_t bits) const {
+    if (let_bound(id)) return false;
     const Node& n = out[id];
     return n.kind == Kind::float_const && n.a == static_cast<std::uint32_t>(bits) &&
            n.b == static_cast<std::uint32_t>(bits >> 32);
   }
-  static bool is_bool(const BodyBuilder& out, ExprId id, bool v) {
-    return out[id].kind == Kind::bool_const && (out[id].a != 0) == v;
+  bool is_bool(const BodyBuilder& out, ExprId id, bool v) const {
+    return !let_bound(id) && out[id].kind == Kind::bool_const && (out[id].a != 0) == v;
   }
   /// Whether evaluating `id` is certainly pure, looking a few levels down.
-  static bool pure(const BodyBuilder& out, ExprId id, int depth = 4) {
+  bool pure(const BodyBuilder& out, ExprId id, int depth = 4) const {
+    if (let_bound(id)) return true;
     const Node& n = out[id];
     switch (n.kind) {
       case Kind::var:
@@ -197,7 +206,7 @@ class Simplifier final : public Rewrite {
       default: return false;
     }
   }
-  static bool is_op(const BodyBuilder& out, ExprId id, Op op) { return out[id].kind == Kind::op && out[id].op == op; }
+  bool is_op(const BodyBuilder& out, ExprId id, Op op) const { return !let_bound(id) && out[id].kind == Kind::op && out[id].op == op; }
 
   std::vector<ExprId> defs_;  // let-bound variable -> its value
   Folder folder_{nullptr, nullptr};
@@ -234,7 +243,7 @@ class Simplifier final : public Rewrite {
       }
       if (const ExprId regrouped = regroup(out, n); regrouped != no_expr) return regrouped;
       // The constant of an add or a mul goes on the right, so equal ones look equal.
-      if ((n.op == Op::add || n.op == Op::mul) && out[x].kind == Kind::int_const && out[y].kind != Kind::int_const) {
+      if ((n.op == Op::add || n.op == Op::mul) && is_int_const(out, x) && !is_int_const(out, y)) {
         const ExprId swapped[] = {y, x};
         return out.op(n.op, swapped, n.type, loc);
       }
