@@ -9,6 +9,7 @@
 // operands come before the nodes that use them, and expressions nest no deeper
 // than max_nesting. The walk is iterative, so deep let chains cost no stack.
 module;
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -40,6 +41,7 @@ void verify(const Module& module, std::size_t threads = 1) {
   struct Frame {
     ExprId id;
     std::uint8_t phase;
+    std::uint16_t depth = 0;  // how deep it nests below the root, as the text format writes it (up to max_nesting + 1)
   };
   auto check_function = [&](const Function& fn) {
     std::vector<Frame> stack;
@@ -69,8 +71,16 @@ void verify(const Module& module, std::size_t threads = 1) {
     };
     // An operand that is a variable in scope is checked by that alone: its
     // node, which may be far back in a large body, is not read.
-    auto walk = [&](ExprId c) {
-      if (!(facts[c] & in_scope)) stack.push_back({c, 0});
+    auto walk = [&](ExprId c, std::uint16_t depth) {
+      if (!(facts[c] & in_scope)) stack.push_back({c, 0, depth});
+    };
+    // A node nests too deep if and only if some node lies deeper than
+    // max_nesting below the root, so the walk tells whether the heights
+    // (which say where) need computing at all.
+    bool too_deep = false;
+    auto operand_depth = [&](std::uint16_t depth) {
+      too_deep = too_deep || depth >= max_nesting;
+      return static_cast<std::uint16_t>(std::min<std::uint32_t>(depth + 1u, max_nesting + 1u));
     };
     for (ExprId p : body.params()) bind_param(p);
     if (body.root() >= body.size()) throw IRError(source, fn.loc, fmt::format("function '@{}' has no body", fn.name));
@@ -91,12 +101,12 @@ void verify(const Module& module, std::size_t threads = 1) {
         case Kind::let:
           if (frame.phase == 0) {
             check(n.a, id), check(n.b, id), check(n.c, id);
-            stack.push_back({id, 1});
-            stack.push_back({n.b, 0});
+            stack.push_back({id, 1, frame.depth});
+            stack.push_back({n.b, 0, operand_depth(frame.depth)});
           } else if (frame.phase == 1) {
             bind(n.a);
-            stack.push_back({id, 2});
-            stack.push_back({n.c, 0});
+            stack.push_back({id, 2, frame.depth});
+            stack.push_back({n.c, 0, frame.depth});  // a let's body continues its block
           } else {
             facts[n.a] &= ~in_scope;
           }
@@ -105,8 +115,8 @@ void verify(const Module& module, std::size_t threads = 1) {
           if (frame.phase == 0) {
             for (ExprId p : body.fn_params(id)) bind_param(p);
             check(n.c, id);
-            stack.push_back({id, 1});
-            stack.push_back({n.c, 0});
+            stack.push_back({id, 1, frame.depth});
+            stack.push_back({n.c, 0, operand_depth(frame.depth)});
           } else {
             for (ExprId p : body.fn_params(id)) facts[p] &= ~in_scope;
           }
@@ -116,7 +126,7 @@ void verify(const Module& module, std::size_t threads = 1) {
           if (given != op_arity(n.op)) {
             fail(id, fmt::format("operator '{}' takes {} operands, not {}", op_name(n.op), op_arity(n.op), given));
           }
-          for_each_child(body, id, [&](ExprId c) { check(c, id), walk(c); });
+          for_each_child(body, id, [&](ExprId c) { check(c, id), walk(c, operand_depth(frame.depth)); });
           break;
         }
         case Kind::global:
@@ -134,11 +144,12 @@ void verify(const Module& module, std::size_t threads = 1) {
           }
           [[fallthrough]];
         default:
-          for_each_child(body, id, [&](ExprId c) { check(c, id), walk(c); });
+          for_each_child(body, id, [&](ExprId c) { check(c, id), walk(c, operand_depth(frame.depth)); });
           break;
       }
     }
     // The first node, in the order a parser builds them, that nests too deep.
+    if (!too_deep) return;
     const std::vector<std::uint16_t> height = nesting(body);
     for (ExprId id = 0; id < body.size(); ++id) {
       if (height[id] > max_nesting && (facts[id] & reached)) fail(id, fmt::format("expression nested more than {} deep", max_nesting));

@@ -2,7 +2,9 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <cstdint>
 #include <string>
+#include <vector>
 import passline.ir;
 
 namespace {
@@ -60,3 +62,36 @@ TEST(Verify, DuplicateGlobalNames) {
 }
 
 }  // namespace
+
+// The node reported is the first, in the order built, that nests more than
+// max_nesting deep; a let's body does not nest, its value does.
+TEST(Verify, ReportsTheFirstNodeThatNestsTooDeep) {
+  for (const std::uint32_t negs : {ir::max_nesting - 1, ir::max_nesting}) {
+    ir::BodyBuilder b;
+    const ir::ExprId x = b.var("x", ir::types::i64, 0);
+    ir::ExprId e = x;
+    for (std::uint32_t i = 1; i <= negs; ++i) e = b.op(ir::Op::neg, std::vector<ir::ExprId>{e}, {}, 2 * i);  // line i + 1
+    ir::ExprId body = b.var("y", ir::types::i64, 0);
+    const ir::ExprId chain_var = body;
+    for (std::uint32_t i = 0; i < 2 * ir::max_nesting; ++i) {  // a long chain of lets nests no deeper
+      const ir::ExprId v = b.var("z" + std::to_string(i), ir::types::i64, 0);
+      body = b.let(v, b.int_const(1, 0), body, {}, 0);
+    }
+    const ir::ExprId root = b.let(chain_var, e, body, {}, 2 * (negs + 1));
+    ir::Module m = one_function(b.finish(std::vector<ir::ExprId>{x}, root, {}));
+    std::string text;
+    for (std::uint32_t line = 0; line < negs + 2; ++line) text += "-\n";
+    m.source = std::make_shared<const ir::Source>("deep.ir", text);
+    if (negs < ir::max_nesting) {
+      EXPECT_EQ(error_of(m), "no error");
+      continue;
+    }
+    try {
+      ir::verify(m);
+      ADD_FAILURE() << "no error";
+    } catch (const ir::IRError& e) {
+      EXPECT_EQ(e.message(), "in '@f': expression nested more than 256 deep");
+      EXPECT_EQ(e.position().line, negs + 2);  // the let, whose value is max_nesting negs deep
+    }
+  }
+}
