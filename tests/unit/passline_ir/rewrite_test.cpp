@@ -91,4 +91,37 @@ TEST(Rewrite, AnInPlaceRewriteThatChangesNothingKeepsItsBody) {
   EXPECT_EQ(ir::fingerprint(module), fingerprint);
 }
 
+/// Records, at the start of the walk, the input as the pass sees it.
+struct Looker final : ir::Rewrite {
+  void start(const ir::detail::RewriteInput& in) override {
+    for (ir::ExprId id = 0; id < in.size(); ++id) {
+      kinds.push_back(in.kind(id));
+      nodes.push_back(in[id]);
+    }
+    root = in.root();
+  }
+  std::vector<ir::Kind> kinds;
+  std::vector<ir::Node> nodes;
+  ir::ExprId root = ir::no_expr;
+};
+
+TEST(Rewrite, StartSeesTheWholeInputBeforeTheWalkInPlaceOrNot) {
+  const ir::Module module = ir::parse(program);
+  const ir::Body& body = *module.functions[0].body;
+  Looker shared;
+  (void)ir::rewrite(module.functions[0].body, shared);  // the module holds it too: not in place
+  ir::Module owned = ir::parse(program);
+  Looker in_place;
+  (void)ir::rewrite(std::move(owned.functions[0].body), in_place);
+  for (const Looker* looker : {&shared, &in_place}) {
+    ASSERT_EQ(looker->kinds.size(), body.size());
+    EXPECT_EQ(looker->root, body.root());
+    for (ir::ExprId id = 0; id < body.size(); ++id) {
+      EXPECT_EQ(looker->kinds[id], body[id].kind) << id;
+      EXPECT_EQ(looker->nodes[id].a, body[id].a) << id;  // not yet written over
+      EXPECT_EQ(looker->nodes[id].kind, body[id].kind) << id;
+    }
+  }
+}
+
 }  // namespace
