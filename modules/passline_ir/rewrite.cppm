@@ -12,6 +12,7 @@ module;
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <stdexcept>
 #include <vector>
 export module passline.ir:rewrite;
 import :types;
@@ -133,14 +134,28 @@ std::shared_ptr<const Body> rewrite(std::shared_ptr<const Body> body_ptr, Rewrit
   out.reserve(size + size / 2);
   detail::RewriteInput in(body, out);
   rewrite.start(in);
+  // Each input node's rewritten id, once visited; a variable's, from where
+  // it is bound, with var_mark: an operand whose entry has the mark is a
+  // variable, known so from the entry the rebuild reads anyway, not from
+  // the node's kind (a variable may be bound far back in a large body, and
+  // every read there is a cache miss). Output ids stay below the mark.
   std::vector<ExprId> map = detail::node_table(size, no_expr);
+  constexpr ExprId var_mark = ExprId{1} << 31;
+  auto check_size = [&] {
+    if (out.size() >= var_mark) throw std::length_error("a rewritten body would have 2^31 nodes or more");
+  };
+  auto at = [&](ExprId id) { return map[id] & ~var_mark; };  // a visited node's or a bound variable's
+  auto is_bound_var = [&](ExprId id) {
+    const ExprId m = map[id];
+    return m != no_expr && (m & var_mark);
+  };
   std::vector<std::uint8_t> replaced = detail::node_table(size, std::uint8_t{0});
   auto copy_var = [&](ExprId var) {
     if (map[var] == no_expr) {
-      map[var] = out.copy(in[var]);
+      map[var] = out.copy(in[var]) | var_mark;
       in.done_with(var);
     }
-    return map[var];
+    return map[var] & ~var_mark;
   };
   std::vector<ExprId> params;
   for (ExprId p : body.params()) params.push_back(copy_var(p));
@@ -155,6 +170,7 @@ std::shared_ptr<const Body> rewrite(std::shared_ptr<const Body> body_ptr, Rewrit
   const bool was_changed = rewrite.changed;
   rewrite.changed = false;
   while (!stack.empty()) {
+    check_size();
     const Frame frame = stack.back();
     stack.pop_back();
     const ExprId id = frame.id;
@@ -176,14 +192,14 @@ std::shared_ptr<const Body> rewrite(std::shared_ptr<const Body> body_ptr, Rewrit
           map[id] = map[n.c];  // dropped: the body stands for the let
           in.done_with(id);
         } else if (frame.phase == 1) {
-          const ExprId replacement = rewrite.bind(out, n.a, map[n.b]);
+          const ExprId replacement = rewrite.bind(out, n.a, at(n.b));
           if (replacement != no_expr) {
-            map[n.a] = replacement;
+            map[n.a] = replacement | var_mark;
             replaced[n.a] = 1;
             in.done_with(n.a);
             rewrite.changed = true;
           } else {
-            rewrite.bound(n.a, copy_var(n.a), map[n.b]);
+            rewrite.bound(n.a, copy_var(n.a), at(n.b));
           }
           stack.push_back({id, 2});
           stack.push_back({n.c, 0});
@@ -192,7 +208,7 @@ std::shared_ptr<const Body> rewrite(std::shared_ptr<const Body> body_ptr, Rewrit
           in.done_with(id);
         } else {
           Node copy = n;
-          copy.a = map[n.a], copy.b = map[n.b], copy.c = map[n.c];
+          copy.a = at(n.a), copy.b = at(n.b), copy.c = at(n.c);
           list.clear();
           in.done_with(id);
           map[id] = rewrite.node(out, id, copy, list);
@@ -205,7 +221,7 @@ std::shared_ptr<const Body> rewrite(std::shared_ptr<const Body> body_ptr, Rewrit
           continue;
         }
         if (frame.phase == 1) {
-          const int taken = rewrite.branch(out, map[n.a]);
+          const int taken = rewrite.branch(out, at(n.a));
           if (taken >= 0) {
             rewrite.changed = true;
             stack.push_back({id, static_cast<std::uint8_t>(3 + taken)});
@@ -237,7 +253,7 @@ std::shared_ptr<const Body> rewrite(std::shared_ptr<const Body> body_ptr, Rewrit
           children.clear();
           for_each_operand(n, in, [&](ExprId c) { children.push_back(c); });
           for (auto it = children.rbegin(); it != children.rend(); ++it) {
-            if (in.kind(*it) != Kind::var) stack.push_back({*it, 0});
+            if (!is_bound_var(*it)) stack.push_back({*it, 0});
           }
           continue;
         }
@@ -248,33 +264,34 @@ std::shared_ptr<const Body> rewrite(std::shared_ptr<const Body> body_ptr, Rewrit
     list.clear();
     switch (n.kind) {
       case Kind::op:
-        copy.a = map[n.a];
-        if (n.b != no_expr) copy.b = map[n.b];
-        if (n.c != no_expr) copy.c = map[n.c];
+        copy.a = at(n.a);
+        if (n.b != no_expr) copy.b = at(n.b);
+        if (n.c != no_expr) copy.c = at(n.c);
         break;
       case Kind::call:
-        copy.a = map[n.a];
-        for (ExprId arg : in.list(n.b, n.c)) list.push_back(map[arg]);
+        copy.a = at(n.a);
+        for (ExprId arg : in.list(n.b, n.c)) list.push_back(at(arg));
         break;
-      case Kind::if_: copy.a = map[n.a], copy.b = map[n.b], copy.c = map[n.c]; break;
+      case Kind::if_: copy.a = at(n.a), copy.b = at(n.b), copy.c = at(n.c); break;
       case Kind::tuple:
-        for (ExprId e : in.list(n.b, n.c)) list.push_back(map[e]);
+        for (ExprId e : in.list(n.b, n.c)) list.push_back(at(e));
         break;
-      case Kind::proj: copy.a = map[n.a]; break;
+      case Kind::proj: copy.a = at(n.a); break;
       case Kind::fn:
-        for (ExprId p : in.list(n.a, n.b)) list.push_back(map[p]);
-        copy.c = map[n.c];
+        for (ExprId p : in.list(n.a, n.b)) list.push_back(at(p));
+        copy.c = at(n.c);
         break;
       default: break;
     }
     in.done_with(id);
     map[id] = rewrite.node(out, id, copy, list);
   }
+  check_size();
   const bool changed = rewrite.changed;
   rewrite.changed = was_changed || changed;
-  if (!in_place) return changed ? out.finish(params, map[root], result) : body_ptr;
-  if (changed) return out.finish(params, map[root], result);
-  out.finish_into(body, params, map[root], result);  // the same body, its fingerprint still good
+  if (!in_place) return changed ? out.finish(params, at(root), result) : body_ptr;
+  if (changed) return out.finish(params, at(root), result);
+  out.finish_into(body, params, at(root), result);  // the same body, its fingerprint still good
   return body_ptr;
 }
 
