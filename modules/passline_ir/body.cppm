@@ -92,6 +92,7 @@ class BodyBuilder;
 
 namespace detail {
 class Fingerprinter;
+class TypeWriter;
 
 /// Asks the system to back the room of a large table with 2 MiB pages,
 /// before it is written: a pass reads a large body's nodes and tables all
@@ -234,6 +235,7 @@ class Body {
  private:
   friend class BodyBuilder;
   friend class detail::Fingerprinter;
+  friend class detail::TypeWriter;
   std::vector<Node> nodes_;
   std::vector<ExprId> lists_;
   std::string names_;
@@ -244,6 +246,38 @@ class Body {
   bool distinct_names_ = false;
   mutable std::atomic<std::uint64_t> fingerprint_{0};
 };
+
+namespace detail {
+
+/// Writes types on the nodes of a body that nothing else holds, in place:
+/// how type inference annotates a large body without a table of its types
+/// beside it and a second pass to copy them over. A body whose types change
+/// loses its cached fingerprint; one whose types stay as they were keeps it.
+class TypeWriter {
+ public:
+  explicit TypeWriter(Body& body) : body_(body) {}
+  TypeWriter(const TypeWriter&) = delete;
+  TypeWriter& operator=(const TypeWriter&) = delete;
+  ~TypeWriter() {
+    if (changed_) body_.fingerprint_.store(0, std::memory_order_relaxed);
+  }
+  inline Type operator[](ExprId id) const { return body_.nodes_[id].type; }
+  inline void set(ExprId id, Type type) {
+    Type& at = body_.nodes_[id].type;
+    changed_ |= at != type;
+    at = type;
+  }
+  void set_result(Type type) {
+    changed_ |= body_.result_ != type;
+    body_.result_ = type;
+  }
+
+ private:
+  Body& body_;
+  bool changed_ = false;
+};
+
+}  // namespace detail
 
 /// Builds a body node by node. Started from an existing body, it keeps that
 /// body's names, so vars copied from it keep theirs for free.

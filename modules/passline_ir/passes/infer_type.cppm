@@ -113,8 +113,27 @@ class Inference {
   /// levels, or of callees in progress, which are not typed yet.
   Outcome infer(std::size_t i, std::span<const std::size_t> in_progress) {
     const Function& fn = module_.functions[i];
+    if (fn.body.use_count() == 1) {
+      // Nothing else holds the body: each node takes its type as it is
+      // found. (Bodies are made mutable, so casting the const away is
+      // sound.) Should typing fail, the body, which only the module this
+      // pass fails on holds, goes with it.
+      Body& body = const_cast<Body&>(*fn.body);
+      detail::TypeWriter writer(body);
+      TypesOnNodes types{writer};
+      Type result = types::unknown;
+      try {
+        result = infer_body(fn, types, in_progress);
+      } catch (TypeFailure& failure) {
+        return {.annotation = std::nullopt, .failure = std::move(failure)};
+      }
+      writer.set_result(result);
+      signatures_[i] = signature(body, result);
+      return {};
+    }
     const Body& body = *fn.body;
-    std::vector<Type> types = detail::node_table(body.size(), Type{});
+    std::vector<Type> table = detail::node_table(body.size(), Type{});
+    TypesBeside types{table};
     Type result = types::unknown;
     try {
       result = infer_body(fn, types, in_progress);
@@ -127,10 +146,10 @@ class Inference {
     // as inferred is kept as it is, with its cached fingerprint.
     bool same = result == body.result();
     for (std::size_t id = 0; same && id < body.size(); ++id) {
-      same = !types[id].known() || types[id] == body[static_cast<ExprId>(id)].type;
+      same = !table[id].known() || table[id] == body[static_cast<ExprId>(id)].type;
     }
     if (same) return {};
-    return {.annotation = Annotation{std::move(types), result}, .failure = std::nullopt};
+    return {.annotation = Annotation{std::move(table), result}, .failure = std::nullopt};
   }
 
   /// `body` with `annotation`'s types written on it; in place when nothing
@@ -151,6 +170,27 @@ class Inference {
   }
 
  private:
+  /// Where types found go when the body is shared: a table beside it, each
+  /// node's type unknown until found, copied onto a copy of the body after.
+  struct TypesBeside {
+    std::vector<Type>& table;
+    Type operator[](ExprId id) const { return table[id]; }
+    void set(ExprId id, Type type) { table[id] = type; }
+    /// Whether the walk need not visit `operand`: typed already, as a
+    /// variable is where it is bound (so a variable's node, which may lie
+    /// far back in a large body, is not read).
+    bool typed(const Body&, ExprId operand) const { return table[operand].known(); }
+  };
+  /// The same, where the types go on the nodes: a node's old type says
+  /// nothing of whether it is typed yet, so its kind says whether it is a
+  /// variable (typed where bound); a shared leaf is typed again.
+  struct TypesOnNodes {
+    detail::TypeWriter& writer;
+    Type operator[](ExprId id) const { return writer[id]; }
+    void set(ExprId id, Type type) { writer.set(id, type); }
+    bool typed(const Body& body, ExprId operand) const { return body[operand].kind == Kind::var; }
+  };
+
   std::string show(Type t) const { return TypeTable::global().print(t); }
 
   [[noreturn]] static void fail(ExprId at, std::string message) { throw TypeFailure{at, std::move(message)}; }
@@ -165,10 +205,11 @@ class Inference {
     return body[operand].kind == Kind::var ? parent : operand;
   }
 
-  Type infer_body(const Function& fn, std::vector<Type>& t, std::span<const std::size_t> in_progress) {
+  template <class Types>
+  Type infer_body(const Function& fn, Types& t, std::span<const std::size_t> in_progress) {
     const Body& body = *fn.body;
     auto& table = TypeTable::global();
-    for (ExprId p : body.params()) t[p] = body[p].type;
+    for (ExprId p : body.params()) t.set(p, body[p].type);
     struct Frame {
       ExprId id;
       std::uint8_t phase;
@@ -185,24 +226,23 @@ class Inference {
           stack.push_back({n.b, 0});
         } else {
           if (n.kind == Kind::fn) {
-            for (ExprId p : body.fn_params(id)) t[p] = body[p].type;
+            for (ExprId p : body.fn_params(id)) t.set(p, body[p].type);
           }
           stack.push_back({id, 1});
-          // An operand already typed is not walked again: a variable is typed
-          // where it is bound, and in a tree only a shared leaf (a constant,
-          // a global) is met twice. So a variable's node, which may be far
-          // back in a large body, is not read.
+          // A variable is typed where it is bound, not where it is used
+          // (Types::typed); in a tree only a shared leaf (a constant, a
+          // global) is met twice.
           for_each_child(body, id, [&](ExprId c) {
-            if (n.kind == Kind::fn || !t[c].known()) stack.push_back({c, 0});
+            if (n.kind == Kind::fn || !t.typed(body, c)) stack.push_back({c, 0});
           });
         }
         continue;
       }
       switch (n.kind) {
         case Kind::var: break;  // typed where bound
-        case Kind::int_const: t[id] = types::i64; break;
-        case Kind::float_const: t[id] = types::f64; break;
-        case Kind::bool_const: t[id] = types::boolean; break;
+        case Kind::int_const: t.set(id, types::i64); break;
+        case Kind::float_const: t.set(id, types::f64); break;
+        case Kind::bool_const: t.set(id, types::boolean); break;
         case Kind::global: {
           auto callee = index_.find(body.name(id));
           if (callee == index_.end()) fail(id, fmt::format("unknown function '@{}'", body.name(id)));
@@ -214,7 +254,7 @@ class Inference {
             }
             fail(id, fmt::format("'@{}' has a type error, so this call has no type", body.name(id)));
           }
-          t[id] = shallow(sig, id);
+          t.set(id, shallow(sig, id));
           break;
         }
         case Kind::let:
@@ -224,11 +264,11 @@ class Inference {
               fail(spot(body, n.b, id), fmt::format("'%{}' is declared {} but its value is {}", body.name(n.a), show(declared),
                                     show(t[n.b])));
             }
-            t[n.a] = t[n.b];
+            t.set(n.a, t[n.b]);
             stack.push_back({id, 2});
             stack.push_back({n.c, 0});
           } else {
-            t[id] = t[n.c];
+            t.set(id, t[n.c]);
           }
           break;
         case Kind::if_:
@@ -238,12 +278,12 @@ class Inference {
           if (t[n.b] != t[n.c]) {
             fail(id, fmt::format("the branches of 'if' differ: {} and {}", show(t[n.b]), show(t[n.c])));
           }
-          t[id] = t[n.b];
+          t.set(id, t[n.b]);
           break;
         case Kind::tuple: {
           std::vector<Type> elements;
           for (ExprId e : body.elements(id)) elements.push_back(t[e]);
-          t[id] = shallow(table.tuple(elements), id);
+          t.set(id, shallow(table.tuple(elements), id));
           break;
         }
         case Kind::proj: {
@@ -252,7 +292,7 @@ class Inference {
           if (n.b >= elements.size()) {
             fail(id, fmt::format("'.{}' is out of range for {}", n.b, show(t[n.a])));
           }
-          t[id] = elements[n.b];
+          t.set(id, elements[n.b]);
           break;
         }
         case Kind::fn: {
@@ -262,7 +302,7 @@ class Inference {
           if (n.type.known() && n.type != type) {
             fail(id, fmt::format("the closure is declared {} but is {}", show(n.type), show(type)));
           }
-          t[id] = type;
+          t.set(id, type);
           break;
         }
         case Kind::call: {
@@ -279,10 +319,10 @@ class Inference {
                                         show(params[k])));
             }
           }
-          t[id] = table.result(callee);
+          t.set(id, table.result(callee));
           break;
         }
-        case Kind::op: t[id] = op_type(body, id, t); break;
+        case Kind::op: t.set(id, op_type(body, id, t)); break;
       }
     }
     const Type result = t[body.root()];
@@ -294,7 +334,8 @@ class Inference {
     return result;
   }
 
-  Type op_type(const Body& body, ExprId id, const std::vector<Type>& t) {
+  template <class Types>
+  Type op_type(const Body& body, ExprId id, const Types& t) {
     const Node& n = body[id];
     const std::string_view name = op_name(n.op);
     auto numeric = [](Type x) { return x == types::i64 || x == types::f64; };

@@ -57,6 +57,44 @@ TEST(InferType, LeavesTypedFunctionsShared) {
   EXPECT_TRUE(ir::identical(typed, again));
 }
 
+TEST(InferType, TypesABodyNothingElseHoldsInPlaceAndASharedOneOnACopy) {
+  const std::string text = "def @f(%x: i64) {\n  let %y = add(%x, 1);\n  lt(%y, 2)\n}\n";
+  const passline::Pass<ir::Module> infer_type(ir::InferType{});
+  ir::Module module = ir::parse(text, "test.ir");
+  const ir::Body* const original = module.functions[0].body.get();
+
+  const ir::Module shared = module;  // the bodies have two holders
+  const ir::Module typed_copy = infer_type(ir::Module(shared));
+  EXPECT_NE(typed_copy.functions[0].body.get(), original);
+  EXPECT_EQ(ir::print(shared), text) << "a body someone else holds is not written on";
+
+  const ir::Module typed = infer_type(std::move(module));  // `shared` still holds the bodies
+  EXPECT_NE(typed.functions[0].body.get(), original);
+
+  ir::Module alone = ir::parse(text, "test.ir");
+  const ir::Body* const alone_body = alone.functions[0].body.get();
+  const ir::Module typed_alone = infer_type(std::move(alone));
+  EXPECT_EQ(typed_alone.functions[0].body.get(), alone_body) << "typed in place";
+  EXPECT_EQ(ir::print(typed_alone), ir::print(typed_copy));
+  EXPECT_EQ(ir::print(typed_alone),
+            "def @f(%x: i64) -> bool {\n  let %y: i64 = add(%x, 1);\n  lt(%y, 2)\n}\n");
+}
+
+TEST(InferType, ABodyTypedInPlaceKeepsItsFingerprintOnlyIfNoTypeChanged) {
+  const passline::Pass<ir::Module> infer_type(ir::InferType{});
+  ir::Module untyped = ir::parse("def @f(%x: i64) { add(%x, 1) }", "test.ir");
+  const std::uint64_t before = untyped.functions[0].body->fingerprint();
+  ir::Module typed = infer_type(std::move(untyped));
+  EXPECT_FALSE(typed.functions[0].body->cached_fingerprint().has_value()) << "types changed: the old fingerprint is wrong";
+  const std::uint64_t after = typed.functions[0].body->fingerprint();
+  EXPECT_NE(after, before);
+
+  const ir::Body* const body = typed.functions[0].body.get();
+  const ir::Module again = infer_type(std::move(typed));
+  EXPECT_EQ(again.functions[0].body.get(), body);
+  EXPECT_EQ(again.functions[0].body->cached_fingerprint(), after) << "nothing changed: the fingerprint stays";
+}
+
 /// The diagnostics of InferType on `text` on `threads` threads, one line each.
 std::string type_errors(const std::string& text, std::int64_t threads) {
   passline::PassContext ctx;
