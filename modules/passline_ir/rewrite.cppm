@@ -135,27 +135,27 @@ std::shared_ptr<const Body> rewrite(std::shared_ptr<const Body> body_ptr, Rewrit
   detail::RewriteInput in(body, out);
   rewrite.start(in);
   // Each input node's rewritten id, once visited; a variable's, from where
-  // it is bound, with var_mark: an operand whose entry has the mark is a
-  // variable, known so from the entry the rebuild reads anyway, not from
-  // the node's kind (a variable may be bound far back in a large body, and
-  // every read there is a cache miss). Output ids stay below the mark.
+  // it is bound, with var_mark (and replaced_mark, if the pass replaced
+  // it): an operand whose entry has the mark is a variable, known so from
+  // the entry the rebuild reads anyway, not from the node's kind (a
+  // variable may be bound far back in a large body, and every read there
+  // is a cache miss). Output ids stay below the marks.
   std::vector<ExprId> map = detail::node_table(size, no_expr);
-  constexpr ExprId var_mark = ExprId{1} << 31;
+  constexpr ExprId var_mark = ExprId{1} << 31, replaced_mark = ExprId{1} << 30, marks = var_mark | replaced_mark;
   auto check_size = [&] {
-    if (out.size() >= var_mark) throw std::length_error("a rewritten body would have 2^31 nodes or more");
+    if (out.size() >= replaced_mark) throw std::length_error("a rewritten body would have 2^30 nodes or more");
   };
-  auto at = [&](ExprId id) { return map[id] & ~var_mark; };  // a visited node's or a bound variable's
+  auto at = [&](ExprId id) { return map[id] & ~marks; };  // a visited node's or a bound variable's
   auto is_bound_var = [&](ExprId id) {
     const ExprId m = map[id];
     return m != no_expr && (m & var_mark);
   };
-  std::vector<std::uint8_t> replaced = detail::node_table(size, std::uint8_t{0});
   auto copy_var = [&](ExprId var) {
     if (map[var] == no_expr) {
       map[var] = out.copy(in[var]) | var_mark;
       in.done_with(var);
     }
-    return map[var] & ~var_mark;
+    return map[var] & ~marks;
   };
   std::vector<ExprId> params;
   for (ExprId p : body.params()) params.push_back(copy_var(p));
@@ -194,8 +194,7 @@ std::shared_ptr<const Body> rewrite(std::shared_ptr<const Body> body_ptr, Rewrit
         } else if (frame.phase == 1) {
           const ExprId replacement = rewrite.bind(out, n.a, at(n.b));
           if (replacement != no_expr) {
-            map[n.a] = replacement | var_mark;
-            replaced[n.a] = 1;
+            map[n.a] = replacement | var_mark | replaced_mark;
             in.done_with(n.a);
             rewrite.changed = true;
           } else {
@@ -203,7 +202,7 @@ std::shared_ptr<const Body> rewrite(std::shared_ptr<const Body> body_ptr, Rewrit
           }
           stack.push_back({id, 2});
           stack.push_back({n.c, 0});
-        } else if (rewrite.unbind(n.a), replaced[n.a]) {
+        } else if (rewrite.unbind(n.a), map[n.a] & replaced_mark) {
           map[id] = map[n.c];  // the variable was replaced: the let goes
           in.done_with(id);
         } else {
