@@ -54,7 +54,9 @@ echo; echo "== one function: ns per operation, the whole run and each phase and 
 # the host falls on all of them. Every size gets the same number of runs:
 # the best of more runs is lower by chance alone. Each figure is the best of
 # a size's runs, then their median. Rows are --time-passes' (a pass run twice
-# in -O2, SimplifyExpr, counts both runs).
+# in -O2, SimplifyExpr, counts both runs). Each size writes its own output
+# file, replaced run after run: replacing a file frees the old one, and a
+# size writing over another's output would pay for freeing that.
 sizes=(100000 300000 1000000)
 rows=("Parse input" "Verify input" InferType FoldConstant SimplifyExpr EliminateCommonSubexpr DeadCodeElimination
       "Verify output" "Print output")
@@ -63,7 +65,7 @@ for n in "${sizes[@]}"; do "$generate" "$n" 2 "$work/$n.ir" "$work/$n.mlir"; don
 for ((run = 0; run < runs; ++run)); do
   for n in "${sizes[@]}"; do
     start=$EPOCHREALTIME
-    "$opt" "$work/$n.ir" -O2 --threads=1 --time-passes -o "$work/one.out" 2>"$work/report"
+    "$opt" "$work/$n.ir" -O2 --threads=1 --time-passes -o "$work/one.$n.out" 2>"$work/report"
     end=$EPOCHREALTIME
     { echo "whole run $start $end"; cat "$work/report"; } >>"$work/reports.$n"
   done
