@@ -210,19 +210,27 @@ class Inference {
     const Body& body = *fn.body;
     auto& table = TypeTable::global();
     for (ExprId p : body.params()) t.set(p, body[p].type);
+    // A let chain (each let the body of the one before) leaves one frame on
+    // the stack, its head's: every let of it has the type of its last body,
+    // the node typed just before the head's frame comes back, and the head
+    // writes it on them all, reading each once more. So a chain of 10^6
+    // lets writes no 10^6 frames.
+    constexpr std::uint8_t in_chain = 0x80;
     struct Frame {
       ExprId id;
-      std::uint8_t phase;
+      std::uint8_t phase;  // and in_chain for a let that is a let's body
     };
     std::vector<Frame> stack = detail::walk_stack(body.size(), Frame{body.root(), 0});
+    ExprId last = no_expr;  // the node typed last
     while (!stack.empty()) {
       const Frame frame = stack.back();
       stack.pop_back();
       const ExprId id = frame.id;
       const Node& n = body[id];
-      if (frame.phase == 0 && n.kind != Kind::var) {
+      const std::uint8_t phase = frame.phase & ~in_chain;
+      if (phase == 0 && n.kind != Kind::var) {
         if (n.kind == Kind::let) {
-          stack.push_back({id, 1});
+          stack.push_back({id, static_cast<std::uint8_t>(1 | (frame.phase & in_chain))});
           stack.push_back({n.b, 0});
         } else {
           if (n.kind == Kind::fn) {
@@ -258,17 +266,19 @@ class Inference {
           break;
         }
         case Kind::let:
-          if (frame.phase == 1) {
+          if (phase == 1) {
             const Type declared = body[n.a].type;
             if (declared.known() && declared != t[n.b]) {
               fail(spot(body, n.b, id), fmt::format("'%{}' is declared {} but its value is {}", body.name(n.a), show(declared),
                                     show(t[n.b])));
             }
             t.set(n.a, t[n.b]);
-            stack.push_back({id, 2});
-            stack.push_back({n.c, 0});
+            if (!(frame.phase & in_chain)) stack.push_back({id, 2});
+            stack.push_back({n.c, in_chain});
+            continue;
           } else {
-            t.set(id, t[n.c]);
+            const Type type = t[last];  // the chain's last body
+            for (ExprId e = id; body[e].kind == Kind::let; e = body[e].c) t.set(e, type);
           }
           break;
         case Kind::if_:
@@ -324,6 +334,7 @@ class Inference {
         }
         case Kind::op: t.set(id, op_type(body, id, t)); break;
       }
+      last = id;
     }
     const Type result = t[body.root()];
     if (body.result().known() && body.result() != result) {

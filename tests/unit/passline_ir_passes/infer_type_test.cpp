@@ -57,6 +57,48 @@ TEST(InferType, LeavesTypedFunctionsShared) {
   EXPECT_TRUE(ir::identical(typed, again));
 }
 
+TEST(InferType, EveryLetOfAChainHasTheTypeOfItsLastBody) {
+  const passline::Pass<ir::Module> infer_type(ir::InferType{});
+  const std::string text =
+      "def @f(%x: i64) {\n"
+      "  let %a = (let %b = lt(%x, 1); let %c = not(%b); %c);\n"
+      "  let %g = fn(%y: i64) { let %z = add(%y, 1); let %w = mul(%z, %z); %w };\n"
+      "  let %t = (%a, %g(%x));\n"
+      "  %t\n"
+      "}\n";
+  for (const bool shared : {false, true}) {
+    ir::Module module = ir::parse(text, "test.ir");
+    const ir::Module holder = shared ? module : ir::Module{};
+    const ir::Module typed = infer_type(std::move(module));
+    const ir::Body& body = *typed.functions[0].body;
+    int lets = 0;
+    for (ir::ExprId id = 0; id < body.size(); ++id) {
+      if (body[id].kind != ir::Kind::let) continue;
+      ++lets;
+      ir::ExprId last = id;
+      while (body[last].kind == ir::Kind::let) last = body[last].c;
+      EXPECT_TRUE(body[id].type.known()) << "let " << id << (shared ? ", shared" : ", in place");
+      EXPECT_EQ(body[id].type, body[last].type) << "let " << id << (shared ? ", shared" : ", in place");
+    }
+    EXPECT_EQ(lets, 7);
+    EXPECT_EQ(ir::print(typed),
+              "def @f(%x: i64) -> (bool, i64) {\n"
+              "  let %a: bool = (\n"
+              "    let %b: bool = lt(%x, 1);\n"
+              "    let %c: bool = not(%b);\n"
+              "    %c\n"
+              "  );\n"
+              "  let %g: fn(i64) -> i64 = fn(%y: i64) -> i64 {\n"
+              "    let %z: i64 = add(%y, 1);\n"
+              "    let %w: i64 = mul(%z, %z);\n"
+              "    %w\n"
+              "  };\n"
+              "  let %t: (bool, i64) = (%a, %g(%x));\n"
+              "  %t\n"
+              "}\n");
+  }
+}
+
 TEST(InferType, TypesABodyNothingElseHoldsInPlaceAndASharedOneOnACopy) {
   const std::string text = "def @f(%x: i64) {\n  let %y = add(%x, 1);\n  lt(%y, 2)\n}\n";
   const passline::Pass<ir::Module> infer_type(ir::InferType{});
