@@ -155,7 +155,7 @@ std::shared_ptr<const Body> rewrite(std::shared_ptr<const Body> body_ptr, Rewrit
       map[var] = out.copy(in[var]) | var_mark;
       in.done_with(var);
     }
-    return map[var] & ~marks;
+    return at(var);
   };
   std::vector<ExprId> params;
   for (ExprId p : body.params()) params.push_back(copy_var(p));
