@@ -43,6 +43,7 @@ import :options;
 import :text_format;
 import :output_file;
 import :shell_words;
+import :message;
 
 export namespace passline {
 
@@ -62,7 +63,7 @@ inline std::string dump_header(std::string_view when, const PassInfo& info, cons
                                std::string_view note = {}) {
   const std::string why =
       place.required_by.empty() ? std::string() : fmt::format(" (required by {})", place.required_by);
-  return fmt::format("// *** IR Dump {} {}{}{} ***\n", when, info.name, why, note);
+  return fmt::format("// *** IR Dump {} {}{}{} ***\n", when, printable(info.name, 200), printable(why, 200), note);
 }
 
 inline std::string with_newline(std::string text) {
@@ -132,7 +133,7 @@ struct PrintIRPass {
 
   template <Printable IR>
   IR operator()(IR ir, PassContext&) const {
-    const std::string title = header.empty() ? std::string("PrintIR") : "PrintIR: " + header;
+    const std::string title = header.empty() ? std::string("PrintIR") : "PrintIR: " + printable(header, 200);
     detail::write_dump(to_stderr(), fmt::format("// *** {} ***\n", title), IRTraits<IR>::print(ir));
     return ir;
   }
@@ -376,8 +377,16 @@ class DumpDir final : public Instrument {
   }
 
  private:
-  void write(const std::string& stem, IRView ir) const {
-    write_file(dir_ / (stem + extension_), detail::with_newline(ir.print()));
+  /// Entries are the dump's own names: whatever is at one (a link planted
+  /// there, a FIFO) is replaced, never followed or written through; a pass
+  /// name's characters other than letters, digits, '-' and '_' become '_',
+  /// so an entry stays in the directory.
+  void write(std::string stem, IRView ir) const {
+    for (char& c : stem) {
+      const bool kept = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+      if (!kept) c = '_';
+    }
+    replace_file(dir_ / (stem + extension_), detail::with_newline(ir.print()));
   }
 
   std::filesystem::path dir_;

@@ -3,6 +3,7 @@
 module;
 #include <array>
 #include <atomic>
+#include <charconv>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -10,6 +11,8 @@ module;
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -65,6 +68,39 @@ mode_t new_file_mode() {
   return 0666 & ~mask;
 }
 
+/// Removes the temporary files that processes now gone left in `directory`
+/// (`.NAME.passline-PID-XXXXXX`, killed before they could remove them),
+/// once per directory per process: a directory of many dumps is not read
+/// again for each. A process that is gone is one `kill(pid, 0)` says does
+/// not exist; a live one, even one that reused the number, keeps its files.
+void remove_stale_temporaries(const std::filesystem::path& directory) {
+  static std::mutex mutex;
+  static std::set<std::string> swept;
+  {
+    std::error_code error;
+    const std::filesystem::path key = std::filesystem::weakly_canonical(directory, error);
+    const std::lock_guard lock(mutex);
+    if (!swept.insert(error ? directory.string() : key.string()).second) return;
+  }
+  std::error_code error;
+  for (std::filesystem::directory_iterator it(directory, error), end; !error && it != end; it.increment(error)) {
+    const std::string name = it->path().filename().string();
+    if (!name.starts_with('.')) continue;
+    const std::size_t marker = name.rfind(".passline-");
+    if (marker == std::string::npos) continue;
+    const std::string_view rest = std::string_view(name).substr(marker + 10);  // PID-XXXXXX
+    const std::size_t dash = rest.find('-');
+    if (dash == std::string_view::npos || dash == 0 || rest.size() != dash + 7) continue;
+    pid_t pid = 0;
+    const auto [end_of_pid, parsed] = std::from_chars(rest.data(), rest.data() + dash, pid);
+    if (parsed != std::errc() || end_of_pid != rest.data() + dash || pid <= 0) continue;
+    if (::kill(pid, 0) == 0 || errno != ESRCH) continue;
+    struct stat info {};
+    if (::lstat(it->path().c_str(), &info) != 0 || !S_ISREG(info.st_mode)) continue;
+    ::unlink(it->path().c_str());
+  }
+}
+
 }  // namespace
 
 OutputFile::OutputFile(const std::filesystem::path& target) : name_(fmt::format("'{}'", target.string())), path_(target) {
@@ -99,16 +135,34 @@ OutputFile::OutputFile(const std::filesystem::path& target) : name_(fmt::format(
     in_place_ = true;
     return;
   }
+  make_temporary(exists, &info);
+}
+
+OutputFile::OutputFile(const std::filesystem::path& target, Replacing)
+    : name_(fmt::format("'{}'", target.string())), path_(target) {
+  if (target.empty()) throw FileError("cannot write a file with an empty name");
+  struct stat info {};
+  if (::lstat(path_.c_str(), &info) == 0 && S_ISDIR(info.st_mode)) fail("cannot write", EISDIR);
+  make_temporary(false, nullptr);
+}
+
+OutputFile OutputFile::replacing(const std::filesystem::path& target) { return OutputFile(target, Replacing{}); }
+
+/// A temporary file beside path_, to be renamed over it: `exists` says
+/// whether path_ is a regular file, whose mode (and owner) `info` gives.
+void OutputFile::make_temporary(bool exists, const struct stat* info) {
   const std::filesystem::path directory = path_.has_parent_path() ? path_.parent_path() : ".";
-  std::string pattern = (directory / ("." + path_.filename().string() + ".passline-XXXXXX")).string();
+  const std::string prefix = "." + path_.filename().string() + ".passline-";
+  remove_stale_temporaries(directory);
+  std::string pattern = (directory / fmt::format("{}{}-XXXXXX", prefix, ::getpid())).string();
   fd_ = ::mkostemp(pattern.data(), O_CLOEXEC);
   if (fd_ < 0) fail("cannot write", errno);
   temporary_ = pattern;
   slot_ = remember(pattern);
   // The old file's permissions (and owner, where allowed), or a new file's.
-  if (::fchmod(fd_, exists ? info.st_mode & 07777 : new_file_mode()) != 0) fail("cannot write", errno);
-  if (exists && (info.st_uid != ::geteuid() || info.st_gid != ::getegid())) {
-    [[maybe_unused]] const int ignored = ::fchown(fd_, info.st_uid, info.st_gid);  // only root may give a file away
+  if (::fchmod(fd_, exists ? info->st_mode & 07777 : new_file_mode()) != 0) fail("cannot write", errno);
+  if (exists && (info->st_uid != ::geteuid() || info->st_gid != ::getegid())) {
+    [[maybe_unused]] const int ignored = ::fchown(fd_, info->st_uid, info->st_gid);  // only root may give a file away
   }
 }
 
@@ -173,6 +227,12 @@ void OutputFile::remove_temporaries_on_signals() {
 
 void write_file(const std::filesystem::path& target, std::string_view text) {
   OutputFile file(target);
+  file.write(text);
+  file.commit();
+}
+
+void replace_file(const std::filesystem::path& target, std::string_view text) {
+  OutputFile file = OutputFile::replacing(target);
   file.write(text);
   file.commit();
 }

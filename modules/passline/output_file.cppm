@@ -10,8 +10,17 @@
 // beside it, with the old file's mode) renamed into place on `commit`; a
 // symbolic link is followed to what it names; anything else (a device, a
 // FIFO, standard output) is written in place, since it cannot be taken back.
-// A failed write is always a FileError naming the target.
+// A file the program names itself (a dump entry) is `replacing`: whatever
+// is at its path (a link planted there, a FIFO) is replaced, never followed
+// or written through. A failed write is always a FileError naming the target.
+//
+// A temporary file is named `.TARGET.passline-PID-XXXXXX`, after the process
+// that writes it. A process killed before it could remove its temporary
+// (SIGKILL) leaves it; the next write into that directory removes the
+// temporaries of processes that are gone.
 module;
+#include <sys/stat.h>
+
 #include <filesystem>
 #include <stdexcept>
 #include <string>
@@ -36,6 +45,10 @@ class OutputFile {
   /// path that cannot be written fails here, before any work is done.
   /// Throws FileError.
   explicit OutputFile(const std::filesystem::path& target);
+  /// A file whose name the program chose: whatever is at `target` (a
+  /// symbolic link, a FIFO, a file) is replaced on `commit`, never followed
+  /// or written through; a directory there is an error. Throws FileError.
+  static OutputFile replacing(const std::filesystem::path& target);
   OutputFile(const OutputFile&) = delete;
   OutputFile& operator=(const OutputFile&) = delete;
   /// Removes the temporary file of an uncommitted write.
@@ -55,6 +68,9 @@ class OutputFile {
   static void remove_temporaries_on_signals();
 
  private:
+  struct Replacing {};
+  OutputFile(const std::filesystem::path& target, Replacing);
+  void make_temporary(bool exists, const struct stat* info);
   void open_in_place();
   [[noreturn]] void fail(std::string_view what, int error) const;
 
@@ -70,5 +86,9 @@ class OutputFile {
 
 /// Writes `text` to `target` whole, as OutputFile does. Throws FileError.
 void write_file(const std::filesystem::path& target, std::string_view text);
+
+/// Writes `text` to `target` whole, replacing whatever is there
+/// (OutputFile::replacing). Throws FileError.
+void replace_file(const std::filesystem::path& target, std::string_view text);
 
 }  // namespace passline

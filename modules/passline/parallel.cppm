@@ -13,10 +13,12 @@ module;
 #include <cstddef>
 #include <cstdint>
 #include <exception>
+#include <optional>
 #include <thread>
 #include <vector>
 
 #include <tbb/blocked_range.h>
+#include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 export module passline:parallel;
@@ -77,6 +79,12 @@ void parallel_for(std::size_t count, std::size_t threads, Visit&& visit) {
   if (threads == hardware_threads()) {
     body();  // the default arena: as many threads, and no arena to set up
   } else {
+    // More threads than the machine has are what was asked for: TBB's
+    // limit is raised to them for the loop, rather than TBB ignoring the
+    // request with a warning on stderr (which would make stderr depend on
+    // the number of threads).
+    std::optional<tbb::global_control> limit;
+    if (threads > hardware_threads()) limit.emplace(tbb::global_control::max_allowed_parallelism, threads);
     tbb::task_arena arena(static_cast<int>(threads));
     arena.execute(body);
   }

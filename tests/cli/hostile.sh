@@ -171,6 +171,40 @@ case "$case" in
     run 1 "^passline-opt: error: '.*repro.ir': its replay line may give only pipeline flags" --run-reproducer "$dir/repro.ir" ;;
   replay_pipeline_flags) replay "'--passes=InferType,PrintIR{header=\"a \$b\"}' --opt-level=1 --config threads=1"
     run 0 "^// \\*\\*\\* PrintIR: a \\\$b \\*\\*\\*$" --run-reproducer "$dir/repro.ir" ;;
+  replay_from_a_pipe) # the file is read once: its replay line and its IR come from the same read
+    printf '// passline-opt reproducer: --passes=InferType\ndef @f(%%x: i64) -> i64 {\n  add(%%x, true)\n}\n' >"$dir/repro.ir"
+    "$opt" --run-reproducer /dev/stdin <"$dir/repro.ir" -o "$out" 2>"$dir/err"; code=$?
+    [[ "$code" == 1 ]] || fail "exit code $code: the recorded failure did not come back"
+    grep -q "^/dev/stdin:3:3: error: 'add' needs operands of one type" "$dir/err" || fail "not the recorded error"
+    "$opt" --run-reproducer <(cat "$dir/repro.ir") 2>"$dir/err" >/dev/null && fail "the failure went away through <(...)"
+    mkfifo "$dir/fifo.ir"; cat "$dir/repro.ir" >"$dir/fifo.ir" &
+    "$opt" --run-reproducer "$dir/fifo.ir" 2>"$dir/err" >/dev/null && fail "the failure went away through a FIFO"
+    wait; grep -q "fifo.ir:3:3: error: 'add' needs operands of one type" "$dir/err" || fail "not the recorded error" ;;
+  replay_crlf) printf '// passline-opt reproducer: --passes=InferType --opt-level=1\r\ndef @f(%%x: i64) -> i64 {\r\n  %%x\r\n}\r\n' >"$dir/repro.ir"
+    run 0 "" --run-reproducer "$dir/repro.ir"; grep -q '^def @f(%x: i64) -> i64 {$' "$out" || fail "the module was not replayed" ;;
+
+  # -- Files the driver names itself: never written through a planted link, never blocked on a FIFO.
+  dump_dir_planted_link) mkdir "$dir/dumps"; printf 'precious\n' >"$dir/precious"
+    ln -s "$dir/precious" "$dir/dumps/000-input.ir"; ln -s "$dir/precious" "$dir/dumps/001-InferType.ir"
+    run 0 "" "$(dirname "$0")/../../examples/ir/arith.ir" --passes=InferType --dump-dir="$dir/dumps"
+    [[ "$(cat "$dir/precious")" == precious ]] || fail "the dump wrote through a planted link"
+    [[ -f "$dir/dumps/000-input.ir" && ! -L "$dir/dumps/000-input.ir" ]] || fail "the entry is not a file of its own"
+    grep -q '^def @main' "$dir/dumps/001-InferType.ir" || fail "the entry does not hold the IR" ;;
+  dump_dir_planted_fifo) mkdir "$dir/dumps"; mkfifo "$dir/dumps/000-input.ir"
+    timeout 20 "$opt" "$(dirname "$0")/../../examples/ir/arith.ir" --passes=InferType --dump-dir="$dir/dumps" -o "$out" 2>"$dir/err"
+    code=$?; [[ "$code" == 0 ]] || fail "exit code $code (124: blocked on the FIFO)"
+    [[ -f "$dir/dumps/000-input.ir" && ! -p "$dir/dumps/000-input.ir" ]] || fail "the FIFO is still there" ;;
+  stale_temporary) # a run killed with SIGKILL leaves its temporary; the next write beside it removes it
+    sleep 0 & dead=$!; wait "$dead"
+    : >"$dir/.out.ir.passline-$dead-AbC123"; : >"$dir/.out.ir.passline-$$-XyZ789"
+    run 0 "" "$(dirname "$0")/../../examples/ir/arith.ir"
+    [[ ! -e "$dir/.out.ir.passline-$dead-AbC123" ]] || fail "a dead process's temporary is still there"
+    [[ -e "$dir/.out.ir.passline-$$-XyZ789" ]] || fail "a live process's temporary was removed" ;;
+  threads_above_cores) # stderr does not depend on the number of threads
+    "$opt" "$(dirname "$0")/../../examples/ir/arith.ir" -O2 --threads=64 --time-passes -o "$out" 2>"$dir/err" || fail "the run failed"
+    grep -qi 'tbb' "$dir/err" && fail "TBB wrote to stderr" ; true ;;
+  print_ir_header_escaped) run 0 '^// \*\*\* PrintIR: a\\x1B\[31mred\\x0Anext \*\*\*$' \
+    "$(dirname "$0")/../../examples/ir/arith.ir" "--passes=PrintIR{header=\"a"$'\033'"[31mred"$'\n'"next\"}" ;;
   *) echo "unknown case '$case'"; exit 2 ;;
 esac
 echo ok

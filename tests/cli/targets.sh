@@ -142,11 +142,12 @@ case "$case" in
     cp "$dir/old" "$dir/dumps"
     run 1 "^passline-opt: error: cannot make the dump directory '.*/dumps': " "$input" -O2 --dump-dir="$dir/dumps"
     expect_content "$dir/dumps" "$dir/old" ;;
-  dump_dir_symlinks)  # dump files that are links stay links
-    mkdir "$dir/dumps"; ln -s ../kept.ir "$dir/dumps/000-input.ir"
+  dump_dir_symlinks)  # dump entries are the dump's own: a link at one's name is replaced, not followed
+    mkdir "$dir/dumps"; printf 'kept\n' >"$dir/kept.ir"; ln -s ../kept.ir "$dir/dumps/000-input.ir"
     run 0 "" "$input" -O2 --dump-dir="$dir/dumps" -o "$dir/out.ir"
-    expect_kind "$dir/dumps/000-input.ir" "symbolic link"; expect_kind "$dir/kept.ir" "regular file"
-    grep -q '^def @main' "$dir/kept.ir" || fail "the dump is not where the link points" ;;
+    expect_kind "$dir/dumps/000-input.ir" "regular file"; expect_kind "$dir/kept.ir" "regular file"
+    [[ "$(cat "$dir/kept.ir")" == kept ]] || fail "the dump wrote through the link"
+    grep -q '^def @main' "$dir/dumps/000-input.ir" || fail "the entry does not hold the IR" ;;
   reproducer_unwritable)  # a reproducer path that cannot be written fails before any pass runs
     run 1 "^passline-opt: error: cannot write '.*/no/repro.ir': No such file or directory$" \
       "$input" -O2 --reproducer="$dir/no/repro.ir" ;;
