@@ -302,4 +302,22 @@ int main() {
   }
   fmt::print("unchanged:\n{}", tac::print(optimized));
   // [errors]
+
+  // [verify-preserved]
+  // A pass that claims to keep single assignment, and assigns a variable
+  // twice: ToSSA, run again, would rename the second assignment.
+  const passline::Pass<Program> repeat = passline::function_pass<Program>(
+      passline::PassInfo{.name = "Repeat", .preserves = passline::names<"ToSSA">},
+      [](tac::Function fn, const Program&, passline::PassContext&) {
+        if (!fn.code.empty()) fn.code.push_back(fn.code.back());
+        return fn;
+      });
+  passline::PassContext checked;
+  checked.instruments = {std::make_shared<passline::VerifyPreserved<Program>>(&registry)};
+  try {
+    (void)passline::sequential<Program>({registry.create("ToSSA"), repeat})(tac::example(), checked);
+  } catch (const passline::VerificationError& error) {
+    fmt::print("{}\n", error.what());
+  }
+  // [verify-preserved]
 }

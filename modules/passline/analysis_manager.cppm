@@ -20,6 +20,7 @@
 // `after_analysis`): `--time-passes` lists them under the pass that asked,
 // and `--trace` shows them.
 module;
+#include <algorithm>
 #include <atomic>
 #include <concepts>
 #include <cstddef>
@@ -28,6 +29,7 @@ module;
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 export module passline:analysis_manager;
@@ -143,11 +145,16 @@ class AnalysisManager {
     if (index < slots_.size()) slots_[index] = Slot{slots_[index].name};
   }
 
-  /// After `pass` changed the IR: drops every result that it does not preserve.
-  void invalidate(const PassInfo& pass) {
-    if (pass.preserves_everything()) return;
+  /// After `pass` changed `ir`: drops every result that it does not
+  /// preserve. The function results it keeps follow their functions, by
+  /// name, if it moved them (for an IR whose functions have names).
+  void invalidate(const PassInfo& pass, const IR& ir) {
     for (Slot& slot : slots_) {
-      if (!pass.keeps(slot.name)) slot = Slot{slot.name};
+      if (!pass.keeps(slot.name)) {
+        slot = Slot{slot.name};
+      } else if (!slot.functions.empty()) {
+        follow_functions(slot, ir);
+      }
     }
   }
 
@@ -168,8 +175,37 @@ class AnalysisManager {
     }
   }
 
+  /// A cached result that its analysis, run again now, does not give.
+  struct Stale {
+    std::string_view analysis;
+    std::string function;  // the function's label; empty for a module result
+  };
+
+  /// The cached results that differ from what their analyses compute on
+  /// `ir` now, computed afresh (and shown to no instrument): what a pass
+  /// that claimed to preserve them broke. Results without `==` are not
+  /// compared. VerifyPreserved asks this after each pass.
+  std::vector<Stale> stale(const IR& ir) const {
+    std::vector<Stale> found;
+    for (const Slot& slot : slots_) {
+      if (!slot.same) continue;
+      if (slot.module && !slot.same(ir, *slot.module, 0)) found.push_back({slot.name, {}});
+      for (std::size_t i = 0; i < slot.functions.size(); ++i) {
+        if (slot.functions[i] && !slot.same(ir, *slot.functions[i], i)) {
+          found.push_back({slot.name, detail::function_label(ir, i)});
+        }
+      }
+    }
+    return found;
+  }
+
   /// Drops every result.
   void clear() { slots_.clear(); }
+
+  /// Whether function passes run on several threads at once (`Shared`): a
+  /// run begun then, by a pass on one of them, keeps no results here (they
+  /// are the outer run's, for the outer IR) but in a cache of its own.
+  bool shared() const { return shared_; }
 
   /// Whether any result is cached: when none is, passes cost nothing to track.
   bool empty() const { return slots_.empty(); }
@@ -231,21 +267,75 @@ class AnalysisManager {
     explicit Holder(T result) : value(std::move(result)) {}
     T value;
   };
+  /// Whether a result of analysis A equals A computed on `ir` now (on its
+  /// function `function`, for a function analysis).
+  template <class A>
+  static bool same_as_now(const IR& ir, const Result& held, std::size_t function) {
+    using R = AnalysisResult<A, IR>;
+    const R& kept = static_cast<const Holder<R>&>(held).value;
+    if constexpr (!std::equality_comparable<R>) {
+      return true;
+    } else if constexpr (ModuleAnalysis<A, IR>) {
+      return kept == A{}(ir);
+    } else {
+      return function < IRTraits<IR>::function_count(ir) && kept == A{}(IRTraits<IR>::function(ir, function), ir);
+    }
+  }
+
   struct Slot {
     std::string_view name;
     std::unique_ptr<Result> module = nullptr;
     std::vector<std::unique_ptr<Result>> functions = {};
+    std::vector<std::string> labels = {};  // the function of each result, by its label
+    bool (*same)(const IR&, const Result&, std::size_t) = nullptr;
   };
+
+  /// Puts each function result of `slot` at its function's place in `ir`,
+  /// by its label, if the functions moved; a function gone drops its result.
+  static void follow_functions(Slot& slot, const IR& ir) {
+    if constexpr (NamesFunctions<IR>) {
+      const std::size_t count = IRTraits<IR>::function_count(ir);
+      bool moved = slot.functions.size() > count;
+      for (std::size_t i = 0; i < slot.functions.size() && i < count && !moved; ++i) {
+        moved = slot.functions[i] && slot.labels[i] != IRTraits<IR>::function_name(IRTraits<IR>::function(ir, i));
+      }
+      if (!moved) return;
+      std::unordered_map<std::string, std::unique_ptr<Result>> by_label;
+      for (std::size_t i = 0; i < slot.functions.size(); ++i) {
+        if (slot.functions[i]) by_label.emplace(std::move(slot.labels[i]), std::move(slot.functions[i]));
+      }
+      slot.functions.clear();
+      slot.functions.resize(count);
+      slot.labels.assign(count, std::string());
+      for (std::size_t i = 0; i < count; ++i) {
+        std::string label(IRTraits<IR>::function_name(IRTraits<IR>::function(ir, i)));
+        if (auto it = by_label.find(label); it != by_label.end()) {
+          slot.functions[i] = std::move(it->second);
+          slot.labels[i] = std::move(label);
+          by_label.erase(it);
+        }
+      }
+    } else if constexpr (HasFunctions<IR>) {
+      // Functions known only by position: a pass that moves them must not
+      // claim to preserve their results.
+      slot.functions.resize(std::min(slot.functions.size(), IRTraits<IR>::function_count(ir)));
+      slot.labels.resize(slot.functions.size());
+    }
+  }
 
   template <class A>
   [[gnu::noinline]] const AnalysisResult<A, IR>& compute_function(const IR& ir, std::size_t function) {
     const std::unique_lock lock = lock_if_shared();
     Slot& slot = slot_of<A>();
-    if (slot.functions.size() <= function) slot.functions.resize(function + 1);
+    if (slot.functions.size() <= function) {
+      slot.functions.resize(function + 1);
+      slot.labels.resize(function + 1);
+    }
     std::unique_ptr<Result>& held = slot.functions[function];
     if (!held) {
-      held = compute<A>(detail::function_label(ir, function),
-                        [&] { return A{}(IRTraits<IR>::function(ir, function), ir); });
+      std::string label = detail::function_label(ir, function);
+      held = compute<A>(label, [&] { return A{}(IRTraits<IR>::function(ir, function), ir); });
+      slot.labels[function] = std::move(label);
     }
     return static_cast<const Holder<AnalysisResult<A, IR>>&>(*held).value;
   }
@@ -269,6 +359,7 @@ class AnalysisManager {
     Slot& slot = slots_[index];
     slot.name = A::info.name;
     if (keepers_ == 0) slot = Slot{slot.name};  // outside a run: computed afresh
+    slot.same = &same_as_now<A>;
     return slot;
   }
 

@@ -11,8 +11,10 @@ module;
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -39,6 +41,15 @@ inline std::vector<Instrument*> function_listeners(const PassContext& ctx) {
   return listeners;
 }
 
+/// A function pass that keeps the module it is shown: it takes it as
+/// `std::shared_ptr<const IR>`, a copy made once per run, bodies included,
+/// which a call may hold beyond the pass (a binding to a language with a
+/// garbage collector, say).
+template <class Call, class IR>
+concept KeepsModule = HasFunctions<IR> &&
+                      std::is_invocable_r_v<FunctionOf<IR>, const Call&, FunctionOf<IR>, std::shared_ptr<const IR>,
+                                            PassContext&>;
+
 /// Runs `pass(function, module, ctx)` on each function of `ir` that does not
 /// skip optimization; `info` names the pass to instruments that follow functions.
 template <class IR, class FunctionCall>
@@ -46,6 +57,9 @@ IR run_on_functions(const PassInfo& info, const FunctionCall& pass, IR ir, PassC
   using Traits = IRTraits<IR>;
   using Function = FunctionOf<IR>;
   const std::size_t count = Traits::function_count(ir);
+  // The module as it was before the pass, whole, for a pass that keeps it.
+  std::shared_ptr<const IR> before;
+  if constexpr (KeepsModule<FunctionCall, IR>) before = std::make_shared<const IR>(ir);
   std::vector<std::optional<Function>> results(count);
   // Every function a pass will transform is taken out first, whatever the
   // number of threads, so that each pass sees the same module; a function
@@ -68,7 +82,11 @@ IR run_on_functions(const PassInfo& info, const FunctionCall& pass, IR ir, PassC
     if (!inputs[i]) return;
     for (Instrument* listener : listeners) listener->before_function(info, labels[i]);
     try {
-      results[i].emplace(pass(std::move(*inputs[i]), std::as_const(ir), ctx));
+      if constexpr (KeepsModule<FunctionCall, IR>) {
+        results[i].emplace(pass(std::move(*inputs[i]), before, ctx));
+      } else {
+        results[i].emplace(pass(std::move(*inputs[i]), std::as_const(ir), ctx));
+      }
     } catch (...) {
       for (Instrument* listener : listeners) listener->after_function(info, labels[i]);
       throw;
@@ -107,7 +125,7 @@ void after_pass(AnalysisManager<IR>& analyses, const PassInfo& pass, bool functi
       return;
     }
   }
-  analyses.invalidate(pass);
+  analyses.invalidate(pass, ir);
 }
 
 template <class P, class IR>

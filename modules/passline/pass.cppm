@@ -216,10 +216,15 @@ Pass<IR> module_pass(const PassInfo& info, Fn fn) {
 
 /// A function pass from `fn: Function(Function, const IR&, PassContext&)`
 /// (TVM's CreateFunctionPass): it runs on every function that does not skip
-/// optimization, possibly in parallel.
+/// optimization, possibly in parallel. With `const IR&`, the module a call
+/// sees holds the names and attributes of the functions but, where IRTraits
+/// moves functions out (`take_function`), not their bodies; a `fn` that
+/// takes the module as `std::shared_ptr<const IR>` sees it whole, as it was
+/// before the pass, and may keep it.
 template <class IR, class Fn>
   requires HasFunctions<IR> &&
-           std::is_invocable_r_v<FunctionOf<IR>, const Fn&, FunctionOf<IR>, const IR&, PassContext&>
+           (std::is_invocable_r_v<FunctionOf<IR>, const Fn&, FunctionOf<IR>, const IR&, PassContext&> ||
+            detail::KeepsModule<Fn, IR>)
 Pass<IR> function_pass(const PassInfo& info, Fn fn) {
   return Pass<IR>(std::make_shared<const detail::CallableNode<IR, Fn>>(info, std::move(fn)));
 }

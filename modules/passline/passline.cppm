@@ -23,6 +23,7 @@ export import :value;
 export import :config;
 export import :instrument;
 export import :instruments;
+export import :verify_preserved;
 export import :diff;
 export import :output_file;
 export import :message;

@@ -577,7 +577,16 @@ class Run {
   static IR execute(const Plan<IR>& plan, IR ir, PassContext& ctx) {
     if (plan.steps.empty()) return ir;
     AnalysisManager<IR>& analyses = ctx.analyses<IR>();
+    if (analyses.shared()) {
+      // Begun by a function pass on one of several threads: the same
+      // settings, instruments and diagnostics, an analysis cache of its own.
+      PassContext own = ctx.derive();
+      return execute(plan, std::move(ir), own);
+    }
     const typename AnalysisManager<IR>::Keeping keeping(analyses);
+    // Passes and instruments of the run see its context as the current one,
+    // entered or not, and so do function passes' workers.
+    const PassContext::Binding current(ctx);
     Run run(plan, ctx, std::move(ir), analyses);
     const PlanStep<IR>* first = plan.steps.data();
     try {

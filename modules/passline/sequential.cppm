@@ -181,6 +181,10 @@ struct Sequential {
   template <class Self, class IR>
   static IR run_plain(IR ir, PassContext& ctx) {
     AnalysisManager<IR>& analyses = ctx.analyses<IR>();
+    if (analyses.shared()) {  // begun by a function pass on one of several threads: see Run::execute
+      PassContext own = ctx.derive();
+      return run_plain<Self>(std::move(ir), own);
+    }
     const typename AnalysisManager<IR>::Keeping keeping(analyses);
     auto reaches = [&](std::size_t i) { return ctx.opt_level >= Facts::levels[i]; };
     auto call = [&]<class L, std::size_t I>(IR input) {

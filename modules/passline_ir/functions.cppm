@@ -68,6 +68,22 @@ void for_each_child(const Nodes& body, ExprId id, F&& f) {
   for_each_operand(body[id], body, std::forward<F>(f));
 }
 
+/// Whether `c` may be part of a name (`%x1`, `@main`) in the text format.
+constexpr bool is_name_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/// Whether the text format can write `name` and read it back: one or more
+/// letters, digits and underscores. The parser reads no other names, and
+/// the verifier accepts no other.
+constexpr bool is_name(std::string_view name) {
+  if (name.empty()) return false;
+  for (char c : name) {
+    if (!is_name_char(c)) return false;
+  }
+  return true;
+}
+
 /// How deep expressions and types may nest. The parser reads no deeper, the
 /// verifier accepts no deeper, and the passes build no deeper, so whatever
 /// the printer writes reads back. Deep enough for any program a person or a

@@ -35,7 +35,10 @@ struct passline::IRTraits<passline::ir::Module> {
   using Function = passline::ir::Function;
   static std::size_t function_count(const ir::Module& m) { return m.functions.size(); }
   static const Function& function(const ir::Module& m, std::size_t i) { return m.functions[i]; }
-  static void replace_function(ir::Module& m, std::size_t i, Function fn) { m.functions[i] = std::move(fn); }
+  /// A function pass's result takes its input's place: the body is the
+  /// pass's, the name and attributes stay the input's, as TVM keeps a
+  /// function pass's result under the global it ran on.
+  static void replace_function(ir::Module& m, std::size_t i, Function fn) { m.functions[i].body = std::move(fn.body); }
   static bool skips_optimization(const Function& fn) { return fn.skip_optimization; }
   /// The function with its body; the module keeps its name and attributes.
   static Function take_function(ir::Module& m, std::size_t i) {

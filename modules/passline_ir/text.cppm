@@ -57,9 +57,6 @@ std::string_view describe(Token t) {
   return names[static_cast<int>(t)];
 }
 
-bool is_name_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
@@ -1041,6 +1038,18 @@ class Printer {
   }
 
   void expr(ExprId id, std::size_t depth) {
+    // The verifier accepts no body that nests deeper, and the parser reads
+    // none: an unverified one that does is an error, not a stack overflow.
+    struct Nested {
+      std::size_t& level;
+      explicit Nested(std::size_t& l) : level(l) {
+        if (++level > max_recursion) {
+          --level;
+          throw IRError(fmt::format("cannot print an expression nested more than {} deep", max_nesting));
+        }
+      }
+      ~Nested() { --level; }
+    } nested(recursion_);
     TextOut& out = *out_;
     const Node& n = body_[id];
     if (n.kind != Kind::var && n.kind != Kind::let) visit(id);  // var() meets a var, block() a let
@@ -1132,6 +1141,7 @@ class Printer {
   static constexpr std::size_t chunk = std::size_t{1} << 20;
   std::function<void(std::string_view)> flush_;
   const Body& body_;
+  std::size_t recursion_ = 0;  // how deep expr() is in itself
   TextOut* out_ = nullptr;
   /// Per var: 0 until met, then the order met (from 1), with `renamed` set
   /// if it does not keep its own name.

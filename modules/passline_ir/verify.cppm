@@ -1,7 +1,7 @@
 // The verifier: is a module well formed?
 //
-// Well formed means: global names are unique and every global a body names
-// exists; every variable is bound once and used only in its scope; operators
+// Well formed means: names are names the text format reads (letters, digits
+// and '_'; a variable may have none, and the printer names it); global names are unique and every global a body names exists; every variable is bound once and used only in its scope; operators
 // get as many operands as they take, and calls of globals as many arguments as
 // the callee has parameters. Types are InferType's business, not the
 // verifier's. It also checks what the representation relies on: a body is a
@@ -33,6 +33,9 @@ void verify(const Module& module, std::size_t threads = 1) {
   const Source& source = *module.source;
   std::unordered_map<std::string_view, const Function*> globals;
   for (const Function& fn : module.functions) {
+    if (!is_name(fn.name)) {
+      throw IRError(source, fn.loc, fmt::format("function name '@{}' is not a name (letters, digits and '_')", printable(fn.name)));
+    }
     if (!fn.body) throw IRError(source, fn.loc, fmt::format("function '@{}' has no body", fn.name));
     if (!globals.try_emplace(fn.name, &fn).second) {
       throw IRError(source, fn.loc, fmt::format("function '@{}' is defined twice", fn.name));
@@ -56,6 +59,9 @@ void verify(const Module& module, std::size_t threads = 1) {
     auto bind = [&](ExprId var) {
       if (var >= body.size() || body[var].kind != Kind::var) fail(var < body.size() ? var : 0, "a binder that is not a variable");
       if (facts[var] & bound) fail(var, fmt::format("variable '%{}' is bound twice", body.name(var)));
+      if (!body.name(var).empty() && !is_name(body.name(var))) {  // an unnamed one, the printer names
+        fail(var, fmt::format("variable name '%{}' is not a name (letters, digits and '_')", printable(body.name(var))));
+      }
       facts[var] |= bound | in_scope;
     };
     // Parameters carry their types (the text format has no other place for them).
@@ -130,7 +136,7 @@ void verify(const Module& module, std::size_t threads = 1) {
           break;
         }
         case Kind::global:
-          if (!globals.contains(body.name(id))) fail(id, fmt::format("unknown function '@{}'", body.name(id)));
+          if (!globals.contains(body.name(id))) fail(id, fmt::format("unknown function '@{}'", printable(body.name(id))));
           break;
         case Kind::call:
           if (n.a < body.size() && body[n.a].kind == Kind::global) {

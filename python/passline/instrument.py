@@ -10,10 +10,11 @@ own, and passline's C++ instruments, which print to a Python file
     print(timing.render())
 """
 from ._core import (DumpDir, Instrument, OptBisect, PassTimingInstrument, PrintChanged,
-                    PrintIR, Trace, VerifyEach)
+                    PrintIR, Trace, VerifyEach, VerifyPreserved)
 
 __all__ = ["DumpDir", "Instrument", "OptBisect", "PassTimingInstrument", "PrintAfterAll",
-           "PrintBeforeAll", "PrintChanged", "PrintIR", "Trace", "VerifyEach", "pass_instrument"]
+           "PrintBeforeAll", "PrintChanged", "PrintIR", "Trace", "VerifyEach", "VerifyPreserved",
+           "pass_instrument"]
 
 
 def pass_instrument(cls):

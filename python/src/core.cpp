@@ -30,10 +30,27 @@ using Pass = passline::Pass<Module>;
 /// A Python value as a config or option value: bool, int, float or str.
 passline::Value to_value(const py::handle& value) {
   if (py::isinstance<py::bool_>(value)) return passline::Value(value.cast<bool>());
-  if (py::isinstance<py::int_>(value)) return passline::Value(value.cast<std::int64_t>());
+  if (py::isinstance<py::int_>(value)) {
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
+    if (overflow != 0) {
+      PyErr_SetString(PyExc_OverflowError, "a config or option value that is an int fits in 64 bits");
+      throw py::error_already_set();
+    }
+    return passline::Value(static_cast<std::int64_t>(v));
+  }
   if (py::isinstance<py::float_>(value)) return passline::Value(value.cast<double>());
   if (py::isinstance<py::str>(value)) return passline::Value(value.cast<std::string>());
   throw py::type_error("a config or option value is a bool, an int, a float or a str");
+}
+
+/// A config key or option name: a str.
+std::string key_from(const py::handle& key) {
+  if (!py::isinstance<py::str>(key)) {
+    throw py::type_error("a config key or option name is a str, not " +
+                         py::str(py::type::of(key).attr("__name__")).cast<std::string>());
+  }
+  return key.cast<std::string>();
 }
 
 py::object from_value(const passline::Value& value) {
@@ -45,6 +62,39 @@ using passline::python::hold;
 using passline::python::PythonError;
 using passline::python::interpreter_alive;
 
+/// Raises ValueError unless `name` is a function name the text format reads.
+void check_function_name(const std::string& name) {
+  if (!passline::ir::is_name(name)) {
+    throw py::value_error("a function's name '" + passline::printable(name) +
+                          "' is not a name: one or more letters, digits and '_'");
+  }
+}
+
+/// The attribute that marks the module a function pass is shown: it is the
+/// module as it was before the pass, and the pass returns its function
+/// rather than changing the module.
+constexpr const char* read_only_attribute = "_passline_read_only";
+
+/// Raises TypeError unless `module` may be changed.
+void check_writable(const py::object& module) {
+  if (py::hasattr(module, read_only_attribute)) {
+    throw py::type_error("this IRModule is read-only: a function pass sees the module as it was before the pass "
+                         "and returns its function");
+  }
+}
+
+/// What a Python pass returned, as a `T`; else a TypeError naming the pass.
+template <class T>
+T returned(const py::object& result, const std::string& pass, const char* expected) {
+  if (!py::isinstance<T>(result)) {
+    PyErr_SetString(PyExc_TypeError, ("pass '" + pass + "' returned " +
+                                      py::str(py::type::of(result).attr("__name__")).cast<std::string>() +
+                                      ", not " + expected).c_str());
+    throw py::error_already_set();
+  }
+  return result.cast<T>();
+}
+
 /// The PassInfo of a Python pass; the pass keeps its own copy of the names.
 Pass python_pass(const py::function& fn, const std::string& name, int opt_level,
                  const std::vector<std::string>& required, bool function_level) {
@@ -53,18 +103,21 @@ Pass python_pass(const py::function& fn, const std::string& name, int opt_level,
   // A pass registered by name outlives the interpreter: see hold().
   std::shared_ptr<py::object> held = hold(fn);
   if (function_level) {
+    // The pass sees the module as it was before the pass, whole and
+    // read-only, one copy a run; its result takes its function's place.
     return passline::function_pass<Module>(
-        info, [held](passline::ir::Function fn, const Module& module, passline::PassContext& ctx) {
+        info, [held, name](passline::ir::Function fn, std::shared_ptr<const Module> before, passline::PassContext& ctx) {
           py::gil_scoped_acquire gil;
           return calling_python([&] {
-            return (*held)(fn, py::cast(module, py::return_value_policy::reference), py::cast(&ctx))
-                .cast<passline::ir::Function>();
+            py::object module = py::cast(std::const_pointer_cast<Module>(std::move(before)));
+            module.attr(read_only_attribute) = true;
+            return returned<passline::ir::Function>((*held)(fn, module, py::cast(&ctx)), name, "a Function");
           });
         });
   }
-  return passline::module_pass<Module>(info, [held](Module module, passline::PassContext& ctx) {
+  return passline::module_pass<Module>(info, [held, name](Module module, passline::PassContext& ctx) {
     py::gil_scoped_acquire gil;
-    return calling_python([&] { return (*held)(std::move(module), py::cast(&ctx)).cast<Module>(); });
+    return calling_python([&] { return returned<Module>((*held)(std::move(module), py::cast(&ctx)), name, "an IRModule"); });
   });
 }
 
@@ -123,6 +176,7 @@ class PythonInstrument final : public passline::Instrument {
     return module ? py::cast(*module) : py::none();
   }
   void call(const char* hook) {
+    if (!interpreter_alive) return;  // a context left entered, exited at the thread's or the process's end
     py::gil_scoped_acquire gil;
     if (py::hasattr(*hooks_, hook)) calling_python([&] { hooks_->attr(hook)(); });
   }
@@ -134,14 +188,65 @@ class PythonInstrument final : public passline::Instrument {
   std::shared_ptr<py::object> hooks_;
 };
 
-/// The scopes of the contexts entered from Python on this thread, innermost last.
-thread_local std::vector<std::unique_ptr<passline::PassContext::Scope>> entered;
+/// The hooks a Python instrument may have, TVM's and passline's.
+constexpr const char* instrument_hooks[] = {"enter_pass_ctx", "exit_pass_ctx", "should_run", "run_before_pass",
+                                            "run_after_pass", "run_after_failed_pass"};
+
+/// Raises TypeError unless `hooks` is an instrument: a C++ one, or an
+/// object (not a class) with at least one of the hooks.
+void check_instrument(const py::handle& hooks) {
+  if (py::isinstance<passline::Instrument>(hooks)) return;
+  const std::string type = py::str(py::type::of(hooks).attr("__name__"));
+  if (py::isinstance<py::type>(hooks)) {
+    throw py::type_error("an instrument is an instance, not the class '" +
+                         py::str(hooks.attr("__name__")).cast<std::string>() + "': write " +
+                         py::str(hooks.attr("__name__")).cast<std::string>() + "()");
+  }
+  for (const char* hook : instrument_hooks) {
+    if (py::hasattr(hooks, hook)) return;
+  }
+  throw py::type_error("an instrument is a passline.instrument.Instrument or an object with one of the hooks "
+                       "enter_pass_ctx, exit_pass_ctx, should_run, run_before_pass, run_after_pass, "
+                       "run_after_failed_pass; not " + type);
+}
+
+/// A context entered from Python on this thread: the Python object, kept
+/// alive while it is entered, and its scope.
+struct Entered {
+  std::shared_ptr<py::object> context;
+  std::unique_ptr<passline::PassContext::Scope> scope;
+};
+
+/// The contexts entered from Python on this thread, innermost last.
+thread_local std::vector<Entered> entered;
+
+/// Leaves the innermost context entered on this thread, which must be `ctx`:
+/// a `with` block exits what it entered, on the thread that entered it.
+void leave(const passline::PassContext& ctx) {
+  if (entered.empty()) {
+    throw std::runtime_error("PassContext.__exit__ without a matching __enter__ on this thread");
+  }
+  if (&entered.back().context->cast<const passline::PassContext&>() != &ctx) {
+    throw std::runtime_error("PassContext.__exit__ of a context that is not the innermost one entered on this "
+                             "thread: contexts exit in the reverse order of their __enter__");
+  }
+  entered.back().scope.reset();  // exits the instruments while the context is surely alive
+  entered.pop_back();
+}
 
 }  // namespace
 
 PYBIND11_MODULE(_core, m) {
   m.doc() = "passline's C++ core: the reference IR, passes, pipelines and contexts";
-  py::module_::import("atexit").attr("register")(py::cpp_function([] { interpreter_alive = false; }));
+  py::module_::import("atexit").attr("register")(py::cpp_function([] {
+    // Contexts still entered on this thread exit now, while Python can run
+    // their instruments' hooks; then C++ lets go of Python objects unreleased.
+    while (!entered.empty()) {
+      entered.back().scope.reset();
+      entered.pop_back();
+    }
+    interpreter_alive = false;
+  }));
   passline::python::bind_instruments(m);
 
   // C++'s error classes, as Python's: PipelineError (a RuntimeError) and
@@ -200,7 +305,7 @@ PYBIND11_MODULE(_core, m) {
 
   passline::python::bind_expressions(m);
 
-  py::class_<Module>(m, "IRModule")
+  py::class_<Module, std::shared_ptr<Module>>(m, "IRModule", py::dynamic_attr())
       .def(py::init([](const std::vector<passline::ir::Function>& functions) {
              Module module;
              for (const passline::ir::Function& fn : functions) {
@@ -226,7 +331,10 @@ PYBIND11_MODULE(_core, m) {
         }
         throw py::key_error(name);
       })
-      .def("__setitem__", [](Module& module, const std::string& name, passline::ir::Function fn) {
+      .def("__setitem__", [](const py::object& self, const std::string& name, passline::ir::Function fn) {
+        check_writable(self);
+        check_function_name(name);
+        auto& module = self.cast<Module&>();
         fn.name = name;
         if (const std::ptrdiff_t at = module.find(name); at >= 0) {
           module.functions[static_cast<std::size_t>(at)] = std::move(fn);
@@ -234,7 +342,9 @@ PYBIND11_MODULE(_core, m) {
           module.functions.push_back(std::move(fn));
         }
       }, "Replaces the function of that name, or adds it at the end; the function takes the name.")
-      .def("__delitem__", [](Module& module, const std::string& name) {
+      .def("__delitem__", [](const py::object& self, const std::string& name) {
+        check_writable(self);
+        auto& module = self.cast<Module&>();
         const std::ptrdiff_t at = module.find(name);
         if (at < 0) throw py::key_error(name);
         module.functions.erase(module.functions.begin() + at);
@@ -256,6 +366,7 @@ PYBIND11_MODULE(_core, m) {
              auto ctx = std::make_unique<passline::PassContext>();
              ctx->opt_level = opt_level;
              for (const py::handle& hooks : instruments) {
+               check_instrument(hooks);
                if (py::isinstance<passline::Instrument>(hooks)) {
                  ctx->instruments.push_back(hooks.cast<std::shared_ptr<passline::Instrument>>());
                } else {
@@ -265,7 +376,7 @@ PYBIND11_MODULE(_core, m) {
              }
              ctx->required = std::move(required);
              ctx->disabled = std::move(disabled);
-             for (const auto& [key, value] : config) ctx->config.set(key.cast<std::string>(), to_value(value));
+             for (const auto& [key, value] : config) ctx->config.set(key_from(key), to_value(value));
              return ctx;
            }),
            py::arg("opt_level") = 2, py::arg("required_pass") = std::vector<std::string>{},
@@ -279,15 +390,17 @@ PYBIND11_MODULE(_core, m) {
         for (const auto& [key, value] : ctx.config.values()) values[py::str(key)] = from_value(value);
         return values;
       })
-      .def("__enter__", [](passline::PassContext& ctx) -> passline::PassContext& {
-        entered.push_back(std::make_unique<passline::PassContext::Scope>(ctx));
-        return ctx;
-      }, py::return_value_policy::reference)
+      .def("__enter__", [](const py::object& self) {
+        auto& ctx = self.cast<passline::PassContext&>();
+        auto scope = std::make_unique<passline::PassContext::Scope>(ctx);
+        entered.push_back({hold(self), std::move(scope)});
+        return self;
+      })
       .def("__exit__", [](passline::PassContext& ctx, const py::args&) {
         // Every instrument exits, as in C++; one whose exit hook raised is
         // then reported by raising PipelineError here.
         const std::size_t before = ctx.diagnostics->entries().size();
-        entered.pop_back();
+        leave(ctx);
         const std::vector<passline::Diagnostic> after = ctx.diagnostics->entries();
         std::string failures;
         for (std::size_t i = before; i < after.size(); ++i) {
@@ -321,7 +434,7 @@ PYBIND11_MODULE(_core, m) {
 
   m.def("create_pass", [](const std::string& name, const py::dict& options) {
     passline::OptionValues values;
-    for (const auto& [key, value] : options) values.emplace_back(key.cast<std::string>(), to_value(value));
+    for (const auto& [key, value] : options) values.emplace_back(key_from(key), to_value(value));
     return passline::pipelines::registry().create(name, values);
   }, py::arg("name"), py::arg("options") = py::dict());
   m.def("parse_pipeline", [](const std::string& text) {

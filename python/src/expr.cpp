@@ -25,6 +25,7 @@
 #include <unordered_set>
 #include <utility>
 #include <vector>
+import passline;
 import passline.ir;
 
 namespace py = pybind11;
@@ -54,6 +55,7 @@ struct Expr {
   std::string name;          // var, global
   std::uint32_t index = 0;   // proj
   std::uint32_t loc = 0;     // where it came from, for expressions read from a body
+  std::uint32_t height = 0;  // how deep the expressions under it nest, as ir::nesting counts
   std::vector<ExprPtr> operands;
 
   Expr() = default;
@@ -104,6 +106,35 @@ ExprPtr make(Kind kind) {
   return e;
 }
 
+/// How deep `e` nests, from its operands' heights, as ir::nesting counts:
+/// a let's body continues its block, every other operand nests one deeper.
+std::uint32_t height_of(const Expr& e) {
+  if (e.kind == Kind::let) return std::max(e.operands[1]->height + 1, e.operands[2]->height);
+  std::uint32_t h = 0;
+  for (const ExprPtr& o : e.operands) h = std::max(h, o->height + 1);
+  return h;
+}
+
+/// `e`, a node just made, with its height, if it nests no deeper than the
+/// parser reads and the verifier accepts: the printer, which recurses, never
+/// sees a deeper tree.
+ExprPtr checked(ExprPtr e) {
+  e->height = height_of(*e);
+  if (e->height > ir::max_nesting) {
+    throw ir::IRError("expression nested more than " + std::to_string(ir::max_nesting) + " deep");
+  }
+  return e;
+}
+
+/// `name`, if the text format can write it and read it back.
+std::string checked_name(std::string name, const char* what) {
+  if (!ir::is_name(name)) {
+    throw py::value_error(std::string(what) + " '" + passline::printable(name) +
+                          "' is not a name: one or more letters, digits and '_'");
+  }
+  return name;
+}
+
 /// `e` with other operands: a node of the same class and fields.
 ExprPtr with_operands(const Expr& e, std::vector<ExprPtr> operands) {
   ExprPtr copy = make(e.kind);
@@ -116,7 +147,7 @@ ExprPtr with_operands(const Expr& e, std::vector<ExprPtr> operands) {
   copy->index = e.index;
   copy->loc = e.loc;
   copy->operands = std::move(operands);
-  return copy;
+  return checked(std::move(copy));
 }
 
 /// A body as a tree, and the body it came from.
@@ -147,6 +178,7 @@ std::shared_ptr<Tree> to_tree(const std::shared_ptr<const Body>& body) {
       default: break;
     }
     ir::for_each_operand(n, b, [&](ExprId operand) { e->operands.push_back(nodes.at(operand)); });
+    e->height = height_of(*e);  // a body nests no deeper than the limit
     nodes[id] = std::move(e);
   }
   auto tree = std::make_shared<Tree>();
@@ -315,7 +347,12 @@ ExprPtr constant(const py::handle& value) {
     e->type = ir::types::boolean;
   } else if (py::isinstance<py::int_>(value)) {
     e = make(Kind::int_const);
-    e->int_value = value.cast<std::int64_t>();
+    int overflow = 0;
+    e->int_value = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
+    if (overflow != 0) {
+      PyErr_SetString(PyExc_OverflowError, "an i64 Constant holds an int from -2**63 to 2**63 - 1");
+      throw py::error_already_set();
+    }
     e->type = ir::types::i64;
   } else if (py::isinstance<py::float_>(value)) {
     e = make(Kind::float_const);
@@ -353,11 +390,12 @@ std::optional<ir::Op> op_named(std::string_view name) {
   return std::nullopt;
 }
 
-ExprPtr node(Kind kind, std::vector<ExprPtr> operands, Type type = ir::types::unknown) {
+ExprPtr node(Kind kind, std::vector<ExprPtr> operands, Type type = ir::types::unknown, ir::Op op = ir::Op::add) {
   ExprPtr e = make(kind);
   e->operands = std::move(operands);
   e->type = type;
-  return e;
+  e->op = op;
+  return checked(std::move(e));
 }
 
 // -- Walks ---------------------------------------------------------------------
@@ -430,7 +468,7 @@ ir::Function make_function(std::string name, const py::iterable& params, const p
   std::vector<ExprPtr> ps;
   for (const py::handle& p : params) ps.push_back(var_from(p));
   ir::Function fn;
-  fn.name = std::move(name);
+  fn.name = checked_name(std::move(name), "a Function's name");
   fn.body = to_body(ps, expr_from(body), type_from(ret_type));
   fn.exported = exported;
   fn.skip_optimization = skip_optimization;
@@ -454,25 +492,17 @@ void bind_expressions(py::module_& m) {
       .def("__repr__", [](const Expr& e) { return repr(e); })
       .def("__add__", [](const ExprPtr& a, const py::object& b) { return node(Kind::op, {a, expr_from(b)}); })
       .def("__sub__", [](const ExprPtr& a, const py::object& b) {
-        ExprPtr e = node(Kind::op, {a, expr_from(b)});
-        e->op = ir::Op::sub;
-        return e;
+        return node(Kind::op, {a, expr_from(b)}, ir::types::unknown, ir::Op::sub);
       })
       .def("__mul__", [](const ExprPtr& a, const py::object& b) {
-        ExprPtr e = node(Kind::op, {a, expr_from(b)});
-        e->op = ir::Op::mul;
-        return e;
+        return node(Kind::op, {a, expr_from(b)}, ir::types::unknown, ir::Op::mul);
       })
-      .def("__neg__", [](const ExprPtr& a) {
-        ExprPtr e = node(Kind::op, {a});
-        e->op = ir::Op::neg;
-        return e;
-      });
+      .def("__neg__", [](const ExprPtr& a) { return node(Kind::op, {a}, ir::types::unknown, ir::Op::neg); });
 
   py::class_<VarExpr, Expr, std::shared_ptr<VarExpr>>(m, "Var", "A variable: a binder, and its uses.")
       .def(py::init([](std::string name, const py::object& type) {
              auto e = std::make_shared<VarExpr>();
-             e->name = std::move(name);
+             e->name = checked_name(std::move(name), "a Var's name");
              e->type = type_from(type);
              return e;
            }),
@@ -500,9 +530,7 @@ void bind_expressions(py::module_& m) {
                throw py::value_error("operator '" + op + "' takes " + std::to_string(ir::op_arity(*which)) +
                                      " operands, not " + std::to_string(operands.size()));
              }
-             auto e = std::static_pointer_cast<OperatorExpr>(node(Kind::op, std::move(operands)));
-             e->op = *which;
-             return e;
+             return std::static_pointer_cast<OperatorExpr>(node(Kind::op, std::move(operands), ir::types::unknown, *which));
            }),
            py::arg("op"), py::arg("args"))
       .def_property_readonly("op", [](const Expr& e) { return std::string(ir::op_name(e.op)); })
@@ -522,7 +550,7 @@ void bind_expressions(py::module_& m) {
       .def(py::init([](std::string name) {
              auto e = std::make_shared<GlobalVarExpr>();
              e->kind = Kind::global;
-             e->name = std::move(name);
+             e->name = checked_name(std::move(name), "a GlobalVar's name");
              return e;
            }),
            py::arg("name"))
@@ -559,7 +587,7 @@ void bind_expressions(py::module_& m) {
                                                                         "A tuple's field: t.0")
       .def(py::init([](const py::object& tuple, std::uint32_t index) {
              ExprPtr e = node(Kind::proj, {expr_from(tuple)});
-             e->index = index;
+             e->index = index;  // a field past the tuple's end is InferType's error
              return std::static_pointer_cast<TupleGetItemExpr>(e);
            }),
            py::arg("tuple_value"), py::arg("index"))
@@ -577,7 +605,12 @@ void bind_expressions(py::module_& m) {
              operands.push_back(expr_from(body));
              const Type result = type_from(ret_type);
              Type type = ir::types::unknown;
-             if (result.known()) type = ir::TypeTable::global().function(param_types, result);
+             if (result.known()) {
+               type = ir::TypeTable::global().function(param_types, result);
+               if (ir::TypeTable::global().depth(type) > ir::max_nesting) {
+                 throw ir::IRError("the closure's type nests more than " + std::to_string(ir::max_nesting) + " deep");
+               }
+             }
              return std::static_pointer_cast<ClosureExpr>(node(Kind::fn, std::move(operands), type));
            }),
            py::arg("params"), py::arg("body"), py::arg("ret_type") = py::none())

@@ -16,6 +16,7 @@
 #include <vector>
 import passline;
 import passline.ir;
+import passline.pipelines;
 
 namespace py = pybind11;
 
@@ -112,6 +113,13 @@ void bind_instruments(py::module_& m) {
   py::class_<VerifyEach, Instrument, std::shared_ptr<VerifyEach>>(
       m, "VerifyEach", "Verifies the IR after each pass; a broken IR raises, naming the pass.")
       .def(py::init([] { return ir::verify_each(); }));
+
+  using VerifyPreserved = passline::VerifyPreserved<ir::Module>;
+  py::class_<VerifyPreserved, Instrument, std::shared_ptr<VerifyPreserved>>(
+      m, "VerifyPreserved",
+      "After each pass that changed the IR, checks the analyses and passes it claims to preserve against a fresh "
+      "computation; a false claim raises VerificationError, naming the pass.")
+      .def(py::init([] { return std::make_shared<VerifyPreserved>(&passline::pipelines::registry()); }));
 
   py::class_<OptBisect, Instrument, std::shared_ptr<OptBisect>>(
       m, "OptBisect", "Runs only the first `limit` optional passes, and says which ran (`--opt-bisect-limit`).")

@@ -3,7 +3,8 @@
 // A small interpreter, written here apart from the passes, evaluates
 // `@main` of each generated program on a few inputs before and after each
 // pass (and each standard pipeline, and random pipelines of several passes);
-// the results must be the same, traps included. The output must also verify,
+// the results must be the same, traps included; every other run checks what
+// each pass claims to preserve (VerifyPreserved). The output must also verify,
 // and evaluate the same once printed and parsed again. Half the runs hand the
 // pipeline a module of its own, rewritten in place; the others a shared one,
 // which must be left as it was. The run is seeded: set
@@ -82,6 +83,8 @@ TEST(Property, EveryPassAndPipelineKeepsWhatProgramsCompute) {
       // Every other run gets a module of its own, which passes rewrite in
       // place; the others share `module`, which must come out as it went in.
       const bool owned = (i + r) % 2 == 0;
+      // Every other run checks what each pass claims to preserve.
+      if (r % 2 == i % 2) ctx.instruments = {std::make_shared<passline::VerifyPreserved<ir::Module>>(&registry)};
       try {
         out = passline::parse_pipeline(pipeline_text, registry)(owned ? ir::parse(text, "random.ir") : module, ctx);
         ir::verify(out);

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 import passline;
 import passline.ir;
@@ -57,9 +58,11 @@ struct Options {
   std::string trace;
   std::string dump_dir;
   bool verify_each = false;
+  bool verify_preserved = false;
   std::optional<std::int64_t> bisect_limit;
   std::string reproducer;
   std::string run_reproducer;
+  std::optional<std::string> reproducer_text;  // the file --run-reproducer names, read once
   bool stats = false;
   bool print_pass_graph = false;
 };
@@ -83,6 +86,9 @@ std::vector<std::shared_ptr<passline::Instrument>> instruments(const Options& o,
   }
   if (!o.dump_dir.empty()) out.push_back(std::make_shared<passline::DumpDir>(o.dump_dir));
   if (o.verify_each) out.push_back(passline::ir::verify_each());
+  if (o.verify_preserved) {
+    out.push_back(std::make_shared<passline::VerifyPreserved<passline::ir::Module>>(&passline::pipelines::registry()));
+  }
   if (!o.trace.empty()) out.push_back(std::make_shared<passline::Trace>(o.trace));
   if (o.time_passes) {
     auto time = std::make_shared<passline::TimePasses>();
@@ -104,13 +110,43 @@ std::string reproducer_settings(const Options& o, int opt_level) {
   return settings;
 }
 
+/// All of `fd`, read to its end; `name` names it in errors.
+std::string read_all(int fd, const std::string& name) {
+  std::string text;
+  char buffer[1 << 16];
+  for (;;) {
+    const ::ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw Failure{fmt::format("cannot read {}: {}", name, std::strerror(errno))};
+    if (n == 0) break;
+    text.append(buffer, static_cast<std::size_t>(n));
+  }
+  return text;
+}
+
+/// The whole of `file`, read once whatever it is (a file, a pipe, a FIFO,
+/// /dev/stdin): a reproducer gives both its replay line and its IR.
+std::string read_reproducer(const std::string& file) {
+  const std::string name = fmt::format("'{}'", passline::printable(file, 200));
+  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) throw Failure{fmt::format("cannot open {}: {}", name, std::strerror(errno))};
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat info {};
+  if (::fstat(fd, &info) == 0 && S_ISDIR(info.st_mode)) {
+    throw Failure{fmt::format("cannot read {}: {}", name, std::strerror(EISDIR))};
+  }
+  return read_all(fd, name);
+}
+
 /// The flags on a reproducer's first line, as words (passline::shell_words:
-/// read as a shell reads quotes, with nothing expanded).
-std::vector<std::string> replay_words(const std::string& file) {
-  std::ifstream in(file);
-  if (!in) throw Failure{fmt::format("cannot open '{}': {}", passline::printable(file, 200), std::strerror(errno))};
-  std::string line;
-  std::getline(in, line);
+/// read as a shell reads quotes, with nothing expanded). A line may end in
+/// CR LF.
+std::vector<std::string> replay_words(const std::string& file, std::string_view text) {
+  std::string line(text.substr(0, text.find('\n')));
+  if (line.ends_with('\r')) line.pop_back();
   const std::size_t at = line.find(passline::Reproducer::marker);
   if (at == std::string::npos) {
     throw Failure{fmt::format("'{}' is not a reproducer: its first line has no '{}'", passline::printable(file, 200),
@@ -126,19 +162,12 @@ std::vector<std::string> replay_words(const std::string& file) {
   }
 }
 
-/// The input module: from a file (mapped, see ir::Source::open) or stdin.
-passline::ir::Module read_input(const std::string& path, std::size_t threads) {
-  if (path != "-") return passline::ir::parse_file(path, path, threads);
-  std::string text;
-  char buffer[1 << 16];
-  for (;;) {
-    const ::ssize_t n = ::read(STDIN_FILENO, buffer, sizeof buffer);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw Failure{fmt::format("cannot read standard input: {}", std::strerror(errno))};
-    if (n == 0) break;
-    text.append(buffer, static_cast<std::size_t>(n));
-  }
-  return passline::ir::parse(std::move(text), "<stdin>", threads);
+/// The input module: a reproducer's text, read already; a file (mapped,
+/// see ir::Source::open); or stdin.
+passline::ir::Module read_input(const Options& options, std::size_t threads) {
+  if (options.reproducer_text) return passline::ir::parse(*options.reproducer_text, options.input, threads);
+  if (options.input != "-") return passline::ir::parse_file(options.input, options.input, threads);
+  return passline::ir::parse(read_all(STDIN_FILENO, "standard input"), "<stdin>", threads);
 }
 
 /// Standard input, output and error that were closed when the program
@@ -315,7 +344,7 @@ int run(const Options& options) {
       if (statistics) fmt::print(stderr, "{}", statistics->report());
     }
   } end_report{timings, options.stats ? ctx.statistics.get() : nullptr};
-  passline::ir::Module module = timed(timings, "Parse input", [&] { return read_input(options.input, threads); });
+  passline::ir::Module module = timed(timings, "Parse input", [&] { return read_input(options, threads); });
   if (!options.no_verify) timed(timings, "Verify input", [&] { passline::ir::verify(module, threads); });
   const std::size_t errors_before = ctx.diagnostics->error_count();
   {
@@ -438,6 +467,10 @@ int main(int argc, char** argv) {
   app.add_option("--dump-dir", options.dump_dir,
                  "write DIR/000-input.ir, then DIR/001-<Pass>.ir... after each pass, e.g. --dump-dir=dumps")
       ->option_text("DIR")->group("Debugging");
+  app.add_flag("--verify-preserved", options.verify_preserved,
+               "after every pass that changed the IR, check the analyses and passes it claims to preserve against a "
+               "fresh computation; a false claim stops the run naming the pass")
+      ->group("Debugging");
   app.add_flag("--verify-each", options.verify_each, "verify the IR after every pass; a broken IR stops the run naming the pass")
       ->group("Debugging");
   app.add_flag("--print-pass-graph", options.print_pass_graph,
@@ -460,7 +493,8 @@ int main(int argc, char** argv) {
     if (!options.run_reproducer.empty()) {  // the run the file describes: its IR, through its pipeline flags
       std::vector<std::string> words;
       try {
-        words = replay_words(options.run_reproducer);
+        options.reproducer_text = read_reproducer(options.run_reproducer);
+        words = replay_words(options.run_reproducer, *options.reproducer_text);
       } catch (const Failure& e) {
         fmt::print(stderr, "passline-opt: error: {}\n", e.message);
         return 1;

@@ -95,3 +95,32 @@ TEST(Verify, ReportsTheFirstNodeThatNestsTooDeep) {
     }
   }
 }
+
+namespace {
+
+TEST(Verify, NamesAreNamesTheTextFormatReads) {
+  // A function name that would print as more text: an exported @evil.
+  ir::Module evil = ir::parse("def @f(%x: i64) -> i64 { %x }");
+  evil.functions[0].name = "f() -> i64 { 1 }\n#[export]\ndef @evil";
+  EXPECT_EQ(error_of(evil), "function name '@f() -> i64 { 1 }\\x0A#[export]\\x0Adef @evil' is not a name (letters, digits and '_')");
+  evil.functions[0].name = "";
+  EXPECT_EQ(error_of(evil), "function name '@' is not a name (letters, digits and '_')");
+  ir::BodyBuilder b;
+  const ir::ExprId x = b.var("x y", ir::types::i64, 0);
+  const std::vector<ir::ExprId> params{x};
+  EXPECT_EQ(error_of(one_function(b.finish(params, x, ir::types::i64))),
+            "in '@f': variable name '%x y' is not a name (letters, digits and '_')");
+}
+
+TEST(Print, ABodyNestedDeeperThanTheVerifierAcceptsIsAnErrorNotAStackOverflow) {
+  ir::BodyBuilder b;
+  ir::ExprId e = b.var("x", ir::types::i64, 0);
+  const ir::ExprId x = e;
+  for (int i = 0; i < 100000; ++i) e = b.op(ir::Op::neg, std::vector<ir::ExprId>{e}, {}, 0);
+  const std::vector<ir::ExprId> params{x};
+  const ir::Module deep = one_function(b.finish(params, e, ir::types::i64));
+  EXPECT_EQ(error_of(deep), "in '@f': expression nested more than 256 deep");
+  EXPECT_THROW((void)ir::print(deep), ir::IRError);
+}
+
+}  // namespace

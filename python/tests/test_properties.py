@@ -1,0 +1,281 @@
+"""Property tests of the Python surface, with hostile inputs: random
+expression trees (deep, wide, ill-scoped, oddly named), modules, contexts
+entered and exited in any order, and pipelines of C++ and Python passes
+that raise or return the wrong thing on some functions, on several threads.
+
+The property everywhere: a Python exception of the documented kinds, or a
+correct result, never a crash; and what prints parses back.
+
+PASSLINE_HYPOTHESIS_EXAMPLES sets how many examples each property draws
+(docs/testing.md gives the figures of a long run).
+"""
+import atexit
+import os
+import shutil
+import tempfile
+import threading
+
+import pytest
+
+# Hypothesis keeps caches (of Unicode tables, say) in a directory of its own,
+# by default in the current one: here, a temporary one, removed at exit.
+_storage = tempfile.mkdtemp(prefix="passline-hypothesis-")
+atexit.register(shutil.rmtree, _storage, ignore_errors=True)
+os.environ["HYPOTHESIS_STORAGE_DIRECTORY"] = _storage
+hypothesis = pytest.importorskip("hypothesis")
+from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+
+import passline  # noqa: E402
+from passline import instrument, ir  # noqa: E402
+
+EXAMPLES = int(os.environ.get("PASSLINE_HYPOTHESIS_EXAMPLES", "1000"))
+# No example database: the tests write nothing beside themselves.
+PROFILE = settings(max_examples=EXAMPLES, deadline=None, derandomize="PASSLINE_HYPOTHESIS_EXAMPLES" not in os.environ,
+                   suppress_health_check=list(HealthCheck), database=None)
+
+# What building, running or printing may raise: the library's errors and
+# Python's own for wrong types and values.
+EXPECTED = (passline.PipelineError, passline.IRError, ValueError, TypeError, OverflowError, KeyError,
+            ZeroDivisionError)
+
+NAMES = st.one_of(st.sampled_from(["x", "y", "f", "main", "t1", "_", "a_b", "F00"]),
+                  st.text(max_size=6), st.sampled_from(["", "a b", "x\n#[export]\ndef @evil", "%", "@x", "é"]))
+TYPES = st.one_of(st.none(), st.sampled_from(["i64", "f64", "bool", "(i64, bool)", "fn(i64) -> i64", "(", "i65"]))
+CONSTANTS = st.one_of(st.integers(min_value=-2 ** 70, max_value=2 ** 70), st.floats(allow_nan=True),
+                      st.booleans())
+OPERATOR_NAMES = st.one_of(st.sampled_from(ir.OPERATORS), st.sampled_from(["pow", "", "add "]))
+
+
+class Builder:
+    """Draws one expression tree at a time, over variables it may or may not
+    bind: every constructor may refuse (that is one of the outcomes)."""
+
+    def __init__(self, draw):
+        self.draw = draw
+        self.vars = [ir.Var("p", "i64")]
+
+    def leaf(self):
+        choice = self.draw(st.integers(0, 3))
+        if choice == 0:
+            return self.draw(st.sampled_from(self.vars))
+        if choice == 1:
+            return self.draw(CONSTANTS)
+        if choice == 2:
+            return ir.GlobalVar(self.draw(NAMES))
+        var = ir.Var(self.draw(NAMES), self.draw(TYPES))
+        self.vars.append(var)
+        return var
+
+    def expr(self, depth):
+        if depth <= 0 or self.draw(st.integers(0, 4)) == 0:
+            return self.leaf()
+        kind = self.draw(st.integers(0, 8))
+        sub = lambda: self.expr(depth - 1)  # noqa: E731
+        if kind == 0:
+            name = self.draw(OPERATOR_NAMES)
+            return ir.Operator(name, [sub() for _ in range(self.draw(st.integers(0, 3)))])
+        if kind == 1:
+            return ir.Call(sub(), [sub() for _ in range(self.draw(st.integers(0, 2)))])
+        if kind == 2:
+            var = ir.Var(self.draw(NAMES), self.draw(TYPES))
+            value = sub()
+            self.vars.append(var)
+            return ir.Let(var, value, sub())
+        if kind == 3:
+            return ir.If(sub(), sub(), sub())
+        if kind == 4:
+            return ir.Tuple([sub() for _ in range(self.draw(st.integers(0, 3)))])
+        if kind == 5:
+            return ir.TupleGetItem(sub(), self.draw(st.integers(0, 3)))
+        if kind == 6:
+            params = [ir.Var(self.draw(NAMES), self.draw(TYPES)) for _ in range(self.draw(st.integers(0, 2)))]
+            self.vars.extend(params)
+            return ir.Closure(params, sub(), self.draw(TYPES))
+        if kind == 7:
+            return -sub()
+        return sub() + sub()
+
+
+def check_round_trip(mod):
+    """A module that verifies prints text that parses back to the same text."""
+    try:
+        mod.verify()
+    except passline.IRError:
+        str(mod)  # an ill-formed module still prints, or raises; it does not crash
+        return False
+    text = str(mod)
+    assert str(passline.IRModule.parse(text)) == text
+    return True
+
+
+@st.composite
+def modules(draw):
+    """A module of a few functions built from random trees; None where a
+    constructor refused."""
+    functions = []
+    for _ in range(draw(st.integers(1, 4))):
+        builder = Builder(draw)
+        try:
+            body = builder.expr(draw(st.integers(0, 6)))
+            params = [builder.vars[0]] + draw(st.lists(st.sampled_from(builder.vars), max_size=2))
+            functions.append(ir.Function(draw(NAMES), params, body, draw(TYPES), exported=draw(st.booleans()),
+                                         skip_optimization=draw(st.booleans())))
+        except EXPECTED:
+            continue
+    try:
+        return passline.IRModule(functions)
+    except EXPECTED:
+        return None
+
+
+@PROFILE
+@given(modules())
+def test_random_trees_are_refused_or_print_text_that_parses_back(mod):
+    if mod is not None:
+        check_round_trip(mod)
+
+
+@PROFILE
+@given(st.integers(0, 3000), st.integers(0, 6))
+def test_deep_trees_are_refused_past_the_limit_and_print_back_within_it(depth, shape):
+    x = ir.Var("x", "i64")
+    wrap = [lambda e: ir.add(e, 1), lambda e: -e, lambda e: ir.If(True, e, 0),
+            lambda e: ir.Call(ir.Closure([], e), []), lambda e: ir.Tuple([e]),
+            lambda e: ir.TupleGetItem(ir.Tuple([e]), 0), lambda e: ir.Let(ir.Var("v", "i64"), e, x)][shape]
+    e = x
+    try:
+        for _ in range(depth):
+            e = wrap(e)
+    except passline.IRError as error:
+        assert "nested more than 256 deep" in str(error)
+        return
+    try:
+        mod = passline.IRModule([ir.Function("main", [x], e)])
+    except EXPECTED:
+        return  # a Let that binds the same Var twice, say
+    check_round_trip(mod)
+
+
+@PROFILE
+@given(st.lists(st.tuples(st.integers(0, 2), st.booleans()), max_size=12))
+def test_contexts_entered_and_exited_in_any_order_keep_the_stack_right(operations):
+    contexts = [passline.PassContext(opt_level=level) for level in (0, 1, 3)]
+    entered = []
+    for which, enter in operations:
+        ctx = contexts[which]
+        if enter:
+            ctx.__enter__()
+            entered.append(ctx)
+        else:
+            try:
+                ctx.__exit__(None, None, None)
+            except RuntimeError:
+                assert not entered or entered[-1] is not ctx
+            else:
+                assert entered and entered[-1] is ctx
+                entered.pop()
+        expected = entered[-1].opt_level if entered else 2
+        assert passline.PassContext.current().opt_level == expected
+    while entered:
+        entered.pop().__exit__(None, None, None)
+    assert passline.PassContext.current().opt_level == 2
+
+
+@passline.instrument.pass_instrument
+class Flaky:
+    """An instrument whose hooks raise on the passes it is told to."""
+
+    def __init__(self, raise_in):
+        self.raise_in = raise_in
+
+    def run_before_pass(self, mod, info):
+        if ("before", info.name) in self.raise_in:
+            raise ValueError("before " + info.name)
+
+    def run_after_pass(self, mod, info):
+        if ("after", info.name) in self.raise_in:
+            raise ValueError("after " + info.name)
+
+    def should_run(self, mod, info):
+        return ("skip", info.name) not in self.raise_in
+
+
+def python_pass(kind, victims):
+    """A Python function pass that misbehaves on the functions named in `victims`."""
+    def run(func, mod, ctx):
+        str(mod)  # the module it sees is whole
+        if func.name not in victims:
+            return func.with_body(func.body)
+        if kind == "raise":
+            raise KeyError(func.name)
+        if kind == "wrong":
+            return 42
+        if kind == "rename":
+            return ir.Function("renamed", func.params, func.body, func.ret_type)
+        del mod[func.name]
+    return passline.function_pass(run, opt_level=0, name=f"Py{kind.capitalize()}")
+
+
+PASS_NAMES = st.sampled_from(["InferType", "FoldConstant", "DeadCodeElimination", "EliminateCommonSubexpr",
+                              "SimplifyExpr", "Inline", "ToANormalForm", "LambdaLift", "O0", "O1", "O2", "O3"])
+PROGRAM = "".join(f"def @f{i}(%x: i64) -> i64 {{\n  let %y = add(%x, {i});\n  mul(%y, add(2, 3))\n}}\n\n"
+                  for i in range(6)) + "#[export]\ndef @main(%x: i64) -> i64 {\n  @f0(@f5(%x))\n}\n"
+
+
+@PROFILE
+@given(st.lists(st.one_of(PASS_NAMES.map(lambda name: ("cpp", name)),
+                          st.tuples(st.sampled_from(["raise", "wrong", "rename", "delete", "fine"]),
+                                    st.sets(st.sampled_from([f"f{i}" for i in range(6)]), max_size=3))),
+                min_size=1, max_size=5),
+       st.integers(0, 3), st.sampled_from([1, 2, 4]),
+       st.sets(st.tuples(st.sampled_from(["before", "after", "skip"]), PASS_NAMES), max_size=2),
+       st.booleans())
+def test_random_pipelines_under_random_contexts_give_an_error_or_a_correct_module(steps, opt_level, threads, flaky,
+                                                                                   verify_preserved):
+    passes = [passline.create(step[1]) if step[0] == "cpp" else python_pass(*step) for step in steps]
+    instruments = [Flaky(flaky)] + ([instrument.VerifyPreserved()] if verify_preserved else [])
+    mod = passline.IRModule.parse(PROGRAM, "program.ir")
+    before = str(mod)
+    try:
+        with passline.PassContext(opt_level=opt_level, config={"threads": threads}, instruments=instruments):
+            result = passline.Sequential(passes)(mod)
+    except EXPECTED:
+        assert str(mod) == before  # a failing pipeline leaves the caller's module as it was
+        return
+    assert str(mod) == before
+    assert check_round_trip(result)
+
+
+@PROFILE
+@given(st.lists(st.one_of(st.integers(), st.text(max_size=3), st.none(), st.floats(), st.just(object()),
+                          st.just(instrument.PassTimingInstrument())), max_size=3),
+       st.dictionaries(st.one_of(st.text(max_size=8), st.integers()),
+                       st.one_of(st.integers(-2 ** 80, 2 ** 80), st.text(max_size=4), st.floats(), st.booleans(),
+                                 st.none()), max_size=2))
+def test_contexts_from_any_values_are_built_or_refused_with_python_exceptions(instruments, config):
+    try:
+        ctx = passline.PassContext(instruments=instruments, config=config)
+    except EXPECTED:
+        return
+    with ctx:
+        passline.create("O1")(passline.IRModule.parse(PROGRAM))
+
+
+def test_python_passes_on_several_threads_at_once_from_several_python_threads():
+    mod = passline.IRModule.parse(PROGRAM)
+    errors = []
+
+    def work():
+        try:
+            with passline.PassContext(config={"threads": 4}):
+                for _ in range(20):
+                    check_round_trip(passline.Sequential([python_pass("fine", set()), passline.create("O2")])(mod))
+        except Exception as error:  # noqa: BLE001: reported below
+            errors.append(error)
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
