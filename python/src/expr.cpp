@@ -331,6 +331,10 @@ std::shared_ptr<const Body> to_body(const std::vector<ExprPtr>& params, const Ex
 
 Type type_from(const py::handle& type) {
   if (type.is_none()) return ir::types::unknown;
+  if (!py::isinstance<py::str>(type)) {
+    throw py::type_error("a type is a str the text format reads ('i64', '(i64, bool)'), or None; not " +
+                         py::str(py::type::of(type).attr("__name__")).cast<std::string>());
+  }
   return ir::parse_type(type.cast<std::string>());
 }
 

@@ -1,6 +1,9 @@
 """What a careless or hostile Python user writes: an exception, never a crash,
 and never a silently wrong result."""
+import subprocess
+import sys
 import threading
+import time
 
 import pytest
 
@@ -86,6 +89,40 @@ def test_an_entered_context_outlives_its_last_python_reference():
     assert passline.PassContext.current().opt_level == 2
 
 
+class Hooks:
+    def __init__(self):
+        self.log = []
+
+    def enter_pass_ctx(self):
+        self.log.append("enter")
+
+    def exit_pass_ctx(self):
+        self.log.append("exit")
+
+
+def test_a_context_left_entered_exits_when_its_thread_ends():
+    hooks = Hooks()
+    thread = threading.Thread(target=lambda: passline.PassContext(instruments=[hooks]).__enter__())
+    thread.start()
+    thread.join()
+    # The thread's C++ end (its thread-local objects) may come a moment after join().
+    deadline = time.monotonic() + 30
+    while len(hooks.log) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert hooks.log == ["enter", "exit"]
+    assert passline.PassContext.current().opt_level == 2
+
+
+def test_a_context_left_entered_at_exit_exits_while_python_can_run_its_hooks():
+    program = ("import passline\n"
+               "class Hooks:\n"
+               "    def exit_pass_ctx(self):\n"
+               "        print('exited', flush=True)\n"
+               "passline.PassContext(instruments=[Hooks()]).__enter__()\n")
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "exited\n", "")
+
+
 # -- Trees built from Python ------------------------------------------------------
 
 DEEP = 100_000
@@ -166,6 +203,14 @@ def test_constants_hold_what_the_text_format_writes():
     with pytest.raises(OverflowError):
         ir.add(ir.Var("x", "i64"), -2 ** 64)
     assert ir.Constant(-2 ** 63).value == -2 ** 63
+
+
+def test_types_are_strs_the_text_format_reads():
+    with pytest.raises(TypeError, match="a type is a str"):
+        ir.Var("x", 64)
+    with pytest.raises(passline.IRError):
+        ir.Var("x", "i65")
+    assert ir.Var("x", "fn(i64) -> (i64, bool)").type == "fn(i64) -> (i64, bool)"
 
 
 def test_a_module_holds_a_function_name_once():

@@ -23,7 +23,7 @@ _storage = tempfile.mkdtemp(prefix="passline-hypothesis-")
 atexit.register(shutil.rmtree, _storage, ignore_errors=True)
 os.environ["HYPOTHESIS_STORAGE_DIRECTORY"] = _storage
 hypothesis = pytest.importorskip("hypothesis")
-from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+from hypothesis import HealthCheck, event, given, settings, strategies as st  # noqa: E402
 
 import passline  # noqa: E402
 from passline import instrument, ir  # noqa: E402
@@ -38,33 +38,44 @@ PROFILE = settings(max_examples=EXAMPLES, deadline=None, derandomize="PASSLINE_H
 EXPECTED = (passline.PipelineError, passline.IRError, ValueError, TypeError, OverflowError, KeyError,
             ZeroDivisionError)
 
-NAMES = st.one_of(st.sampled_from(["x", "y", "f", "main", "t1", "_", "a_b", "F00"]),
-                  st.text(max_size=6), st.sampled_from(["", "a b", "x\n#[export]\ndef @evil", "%", "@x", "é"]))
-TYPES = st.one_of(st.none(), st.sampled_from(["i64", "f64", "bool", "(i64, bool)", "fn(i64) -> i64", "(", "i65"]))
-CONSTANTS = st.one_of(st.integers(min_value=-2 ** 70, max_value=2 ** 70), st.floats(allow_nan=True),
-                      st.booleans())
-OPERATOR_NAMES = st.one_of(st.sampled_from(ir.OPERATORS), st.sampled_from(["pow", "", "add "]))
+def mostly(good, bad, odds=9):
+    """`good` most of the time (odds to 1), else `bad`."""
+    return st.integers(0, odds).flatmap(lambda k: bad if k == 0 else good)
+
+
+GOOD_NAMES = st.sampled_from(["x", "y", "f", "main", "t1", "_", "a_b", "F00", "v2"])
+NAMES = mostly(GOOD_NAMES, st.one_of(st.text(max_size=6),
+                                     st.sampled_from(["", "a b", "x\n#[export]\ndef @evil", "%", "@x", "é"])))
+GOOD_TYPES = st.sampled_from(["i64", "f64", "bool", "(i64, bool)", "fn(i64) -> i64"])
+TYPES = mostly(GOOD_TYPES, st.sampled_from([None, "(", "i65", "fn(", ""]), odds=5)
+CONSTANTS = mostly(st.one_of(st.integers(-100, 100), st.floats(allow_nan=True), st.booleans()),
+                   st.integers(min_value=-2 ** 70, max_value=2 ** 70))
+OPERATOR_NAMES = mostly(st.sampled_from(ir.OPERATORS), st.sampled_from(["pow", "", "add "]))
 
 
 class Builder:
-    """Draws one expression tree at a time, over variables it may or may not
-    bind: every constructor may refuse (that is one of the outcomes)."""
+    """Draws one expression tree at a time. Variables are used in their
+    scope, but now and then out of it; names, types and operators are
+    valid, but now and then not: every constructor may refuse (that is one
+    of the outcomes)."""
 
     def __init__(self, draw):
         self.draw = draw
-        self.vars = [ir.Var("p", "i64")]
+        self.scope = [ir.Var("p", "i64")]
+        self.everywhere = list(self.scope)  # every var made, in scope or not
+
+    def var(self):
+        var = ir.Var(self.draw(NAMES), self.draw(TYPES))
+        self.everywhere.append(var)
+        return var
 
     def leaf(self):
-        choice = self.draw(st.integers(0, 3))
-        if choice == 0:
-            return self.draw(st.sampled_from(self.vars))
-        if choice == 1:
+        choice = self.draw(st.integers(0, 9))
+        if choice < 5:
+            return self.draw(mostly(st.sampled_from(self.scope), st.sampled_from(self.everywhere), odds=19))
+        if choice < 8:
             return self.draw(CONSTANTS)
-        if choice == 2:
-            return ir.GlobalVar(self.draw(NAMES))
-        var = ir.Var(self.draw(NAMES), self.draw(TYPES))
-        self.vars.append(var)
-        return var
+        return ir.GlobalVar(self.draw(NAMES))
 
     def expr(self, depth):
         if depth <= 0 or self.draw(st.integers(0, 4)) == 0:
@@ -73,14 +84,16 @@ class Builder:
         sub = lambda: self.expr(depth - 1)  # noqa: E731
         if kind == 0:
             name = self.draw(OPERATOR_NAMES)
-            return ir.Operator(name, [sub() for _ in range(self.draw(st.integers(0, 3)))])
+            return ir.Operator(name, [sub() for _ in range(self.draw(st.integers(1, 3)))])
         if kind == 1:
             return ir.Call(sub(), [sub() for _ in range(self.draw(st.integers(0, 2)))])
         if kind == 2:
-            var = ir.Var(self.draw(NAMES), self.draw(TYPES))
+            var = self.var()
             value = sub()
-            self.vars.append(var)
-            return ir.Let(var, value, sub())
+            self.scope.append(var)
+            body = sub()
+            self.scope.pop()
+            return ir.Let(var, value, body)
         if kind == 3:
             return ir.If(sub(), sub(), sub())
         if kind == 4:
@@ -88,9 +101,11 @@ class Builder:
         if kind == 5:
             return ir.TupleGetItem(sub(), self.draw(st.integers(0, 3)))
         if kind == 6:
-            params = [ir.Var(self.draw(NAMES), self.draw(TYPES)) for _ in range(self.draw(st.integers(0, 2)))]
-            self.vars.extend(params)
-            return ir.Closure(params, sub(), self.draw(TYPES))
+            params = [self.var() for _ in range(self.draw(st.integers(0, 2)))]
+            self.scope.extend(params)
+            body = sub()
+            del self.scope[len(self.scope) - len(params):]
+            return ir.Closure(params, body, self.draw(TYPES))
         if kind == 7:
             return -sub()
         return sub() + sub()
@@ -116,8 +131,9 @@ def modules(draw):
     for _ in range(draw(st.integers(1, 4))):
         builder = Builder(draw)
         try:
+            params = builder.scope + [builder.var() for _ in range(draw(st.integers(0, 2)))]
+            builder.scope = list(params)
             body = builder.expr(draw(st.integers(0, 6)))
-            params = [builder.vars[0]] + draw(st.lists(st.sampled_from(builder.vars), max_size=2))
             functions.append(ir.Function(draw(NAMES), params, body, draw(TYPES), exported=draw(st.booleans()),
                                          skip_optimization=draw(st.booleans())))
         except EXPECTED:
@@ -129,10 +145,26 @@ def modules(draw):
 
 
 @PROFILE
-@given(modules())
-def test_random_trees_are_refused_or_print_text_that_parses_back(mod):
-    if mod is not None:
-        check_round_trip(mod)
+@given(modules(), st.sampled_from(["InferType", "O1", "O2", "O3", "ToANormalForm,LambdaLift"]),
+       st.sampled_from([1, 2]))
+def test_random_trees_are_refused_or_print_text_that_parses_back_and_optimize(mod, pipeline, threads):
+    if mod is None:
+        event("refused")
+        return
+    verified = check_round_trip(mod)
+    event(f"{len(mod)} functions, {'verified' if verified else 'ill-formed'}")
+    if not verified:
+        return
+    before = str(mod)
+    try:
+        with passline.PassContext(opt_level=3, config={"threads": threads}):
+            result = passline.parse_pipeline(pipeline)(mod)
+    except EXPECTED:
+        event("the pipeline raised")
+    else:
+        event("the pipeline ran")
+        assert check_round_trip(result)
+    assert str(mod) == before
 
 
 @PROFILE
@@ -239,9 +271,11 @@ def test_random_pipelines_under_random_contexts_give_an_error_or_a_correct_modul
     try:
         with passline.PassContext(opt_level=opt_level, config={"threads": threads}, instruments=instruments):
             result = passline.Sequential(passes)(mod)
-    except EXPECTED:
+    except EXPECTED as error:
+        event(f"raised {type(error).__name__}")
         assert str(mod) == before  # a failing pipeline leaves the caller's module as it was
         return
+    event("ran")
     assert str(mod) == before
     assert check_round_trip(result)
 
