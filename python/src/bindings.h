@@ -62,6 +62,10 @@ decltype(auto) calling_python(F&& f) {
   }
 }
 
+/// `name`, if the text format can write it and read it back; else a
+/// ValueError that calls it `what` ("a Var's name").
+std::string checked_name(std::string name, const char* what);
+
 /// Binds Function (name, attributes, parameters, body) and the expression
 /// classes (Var, Constant, Let, ...) into `m`.
 void bind_expressions(pybind11::module_& m);

@@ -62,14 +62,6 @@ using passline::python::hold;
 using passline::python::PythonError;
 using passline::python::interpreter_alive;
 
-/// Raises ValueError unless `name` is a function name the text format reads.
-void check_function_name(const std::string& name) {
-  if (!passline::ir::is_name(name)) {
-    throw py::value_error("a function's name '" + passline::printable(name) +
-                          "' is not a name: one or more letters, digits and '_'");
-  }
-}
-
 /// The attribute that marks the module a function pass is shown: it is the
 /// module as it was before the pass, and the pass returns its function
 /// rather than changing the module.
@@ -333,7 +325,7 @@ PYBIND11_MODULE(_core, m) {
       })
       .def("__setitem__", [](const py::object& self, const std::string& name, passline::ir::Function fn) {
         check_writable(self);
-        check_function_name(name);
+        passline::python::checked_name(name, "a function's name");
         auto& module = self.cast<Module&>();
         fn.name = name;
         if (const std::ptrdiff_t at = module.find(name); at >= 0) {

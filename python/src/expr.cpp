@@ -126,15 +126,6 @@ ExprPtr checked(ExprPtr e) {
   return e;
 }
 
-/// `name`, if the text format can write it and read it back.
-std::string checked_name(std::string name, const char* what) {
-  if (!ir::is_name(name)) {
-    throw py::value_error(std::string(what) + " '" + passline::printable(name) +
-                          "' is not a name: one or more letters, digits and '_'");
-  }
-  return name;
-}
-
 /// `e` with other operands: a node of the same class and fields.
 ExprPtr with_operands(const Expr& e, std::vector<ExprPtr> operands) {
   ExprPtr copy = make(e.kind);
@@ -484,6 +475,14 @@ bool same_function(const ir::Function& a, const ir::Function& b) {
 }
 
 }  // namespace
+
+std::string checked_name(std::string name, const char* what) {
+  if (!ir::is_name(name)) {
+    throw py::value_error(std::string(what) + " '" + passline::printable(name) +
+                          "' is not a name: one or more letters, digits and '_'");
+  }
+  return name;
+}
 
 void bind_expressions(py::module_& m) {
   py::class_<Expr, ExprPtr>(m, "Expr", "An expression of the reference IR.")
