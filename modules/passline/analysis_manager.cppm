@@ -202,10 +202,10 @@ class AnalysisManager {
   /// Drops every result.
   void clear() { slots_.clear(); }
 
-  /// Whether function passes run on several threads at once (`Shared`): a
-  /// run begun then, by a pass on one of them, keeps no results here (they
-  /// are the outer run's, for the outer IR) but in a cache of its own.
-  bool shared() const { return shared_; }
+  /// Whether a function pass is running its functions (`InFunctions`): a
+  /// run that one of its calls begins, on one thread or several, keeps no
+  /// results here (they are the outer run's, for the outer IR).
+  bool in_functions() const { return in_functions_ > 0; }
 
   /// Whether any result is cached: when none is, passes cost nothing to track.
   bool empty() const { return slots_.empty(); }
@@ -234,6 +234,18 @@ class AnalysisManager {
         manager_.fast_ = false;
       }
     }
+
+   private:
+    AnalysisManager& manager_;
+  };
+
+  /// While a function pass runs its functions, on one thread or several.
+  class InFunctions {
+   public:
+    explicit InFunctions(AnalysisManager& manager) : manager_(manager) { ++manager_.in_functions_; }
+    InFunctions(const InFunctions&) = delete;
+    InFunctions& operator=(const InFunctions&) = delete;
+    ~InFunctions() { --manager_.in_functions_; }
 
    private:
     AnalysisManager& manager_;
@@ -391,6 +403,7 @@ class AnalysisManager {
   std::size_t keepers_ = 0;
   std::size_t computations_ = 0;
   bool shared_ = false;
+  std::size_t in_functions_ = 0;  // set and cleared by the run's thread, around its parallel loops
   bool fast_ = false;  // results kept (in a run), and one thread asks: look-ups take no lock
   std::mutex mutex_;
   const std::vector<std::shared_ptr<Instrument>>* instruments_ = nullptr;

@@ -95,6 +95,7 @@ IR run_on_functions(const PassInfo& info, const FunctionCall& pass, IR ir, PassC
     for (Instrument* listener : listeners) listener->after_function(info, labels[i]);
   };
   const std::size_t threads = count < 2 ? 1 : thread_count(ctx);
+  const typename AnalysisManager<IR>::InFunctions in_functions(ctx.analyses<IR>());
   if (threads == 1) {
     for (std::size_t i = 0; i < count; ++i) visit(i);
   } else {

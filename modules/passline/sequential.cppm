@@ -181,7 +181,7 @@ struct Sequential {
   template <class Self, class IR>
   static IR run_plain(IR ir, PassContext& ctx) {
     AnalysisManager<IR>& analyses = ctx.analyses<IR>();
-    if (analyses.shared()) {  // begun by a function pass on one of several threads: see Run::execute
+    if (analyses.in_functions()) {  // begun by a function pass's call: see Run::execute
       PassContext own = ctx.derive();
       return run_plain<Self>(std::move(ir), own);
     }

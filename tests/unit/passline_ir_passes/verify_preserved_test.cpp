@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 import passline;
 import passline.ir;
@@ -185,6 +187,47 @@ TEST(FunctionPass, AResultTakesItsInputsPlaceWithItsNameAndAttributes) {
   EXPECT_FALSE(out.functions[0].exported);
   EXPECT_TRUE(out.functions[2].exported);
   ir::verify(out);
+}
+
+/// Records the passes it sees begin, in order.
+struct PassLog final : passline::Instrument {
+  void before_pass(const PassInfo& info, passline::IRView, const passline::PassPlace&) override {
+    seen.emplace_back(info.name);
+  }
+  std::vector<std::string> seen;
+};
+
+/// A function pass that optimizes the whole module it is shown with O2 and
+/// keeps its own function of the result: a run begun on each of several
+/// threads at once, under the caller's context. The output, and what an
+/// instrument saw.
+std::pair<std::string, std::vector<std::string>> optimize_each_function(std::int64_t threads) {
+  std::string text;
+  for (int i = 0; i < 8; ++i) {
+    text += "def @f" + std::to_string(i) + "(%x: i64) -> i64 {\n  let %y = mul(%x, add(2, " + std::to_string(i) +
+            "));\n  @g(%y)\n}\n\n";
+  }
+  text += "def @g(%x: i64) -> i64 {\n  add(%x, 1)\n}\n";
+  const passline::Pass<ir::Module> o2 = passline::pipelines::registry().create("O2");
+  const auto each = passline::function_pass<ir::Module>(
+      PassInfo{.name = "OptimizeEach"}, [&](ir::Function fn, std::shared_ptr<const ir::Module> before, PassContext&) {
+        const ir::Module optimized = o2(*before);
+        return optimized.functions[static_cast<std::size_t>(optimized.find(fn.name))];
+      });
+  PassContext ctx;
+  ctx.config.set(passline::config::threads, threads);
+  auto log = std::make_shared<PassLog>();
+  ctx.instruments = {log, std::make_shared<passline::TimePasses>()};
+  const ir::Module out = passline::sequential<ir::Module>({o2, each, o2})(ir::parse(text, "each.ir"), ctx);
+  return {ir::print(out), log->seen};
+}
+
+TEST(Parallel, AFunctionPassThatRunsAPipelineGivesTheOneThreadResultOnSeveralThreads) {
+  const auto one = optimize_each_function(1);
+  // Instruments watch the pipeline given, not the runs a function pass's calls begin.
+  EXPECT_EQ(std::ranges::count(one.second, "OptimizeEach"), 1);
+  EXPECT_EQ(std::ranges::count(one.second, "FoldConstant"), 2);
+  for (int run = 0; run < 5; ++run) EXPECT_EQ(optimize_each_function(4), one);
 }
 
 }  // namespace
