@@ -15,14 +15,11 @@ import shutil
 import tempfile
 import threading
 
-import pytest
-
 # Hypothesis keeps caches (of Unicode tables, say) in a directory of its own,
 # by default in the current one: here, a temporary one, removed at exit.
 _storage = tempfile.mkdtemp(prefix="passline-hypothesis-")
 atexit.register(shutil.rmtree, _storage, ignore_errors=True)
 os.environ["HYPOTHESIS_STORAGE_DIRECTORY"] = _storage
-hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import HealthCheck, event, given, settings, strategies as st  # noqa: E402
 
 import passline  # noqa: E402
