@@ -1,6 +1,7 @@
 // The watch over mapped files (source.cppm): a SIGBUS handler that turns the
 // pages a truncation took away into zeros, so that the parser reports the
-// truncation instead of the program dying of it.
+// truncation instead of the program dying of it. A program installs it
+// (map_input_files); a library does not own the signals.
 module;
 #include <array>
 #include <atomic>
@@ -25,6 +26,7 @@ struct Watched {
 };
 
 std::array<Watched, 64> watched;
+std::atomic<bool> watching{false};  // installed: files may be mapped
 std::uintptr_t page_size = 4096;
 struct sigaction previous {};
 
@@ -56,13 +58,14 @@ void install() {
   action.sa_flags = SA_SIGINFO | SA_NODEFER;
   sigemptyset(&action.sa_mask);
   ::sigaction(SIGBUS, &action, &previous);
+  watching.store(true);
 }
 
 }  // namespace
 
+bool mappings_watched() { return watching.load(); }
+
 int watch_mapping(const void* begin, std::size_t size) {
-  static std::once_flag installed;
-  std::call_once(installed, install);
   for (std::size_t i = 0; i < watched.size(); ++i) {
     bool expected = false;
     if (!watched[i].taken.compare_exchange_strong(expected, true)) continue;
@@ -85,3 +88,12 @@ void unwatch_mapping(int slot) {
 bool mapping_faulted(int slot) { return slot >= 0 && watched[static_cast<std::size_t>(slot)].faulted.load(); }
 
 }  // namespace passline::ir::detail
+
+namespace passline::ir {
+
+void map_input_files() {
+  static std::once_flag installed;
+  std::call_once(installed, detail::install);
+}
+
+}  // namespace passline::ir

@@ -29,6 +29,9 @@ import passline;
 
 namespace passline::ir::detail {
 
+/// Whether the program installed the watch (map_input_files): only then
+/// are files mapped.
+bool mappings_watched();
 /// Mapped files, watched for the fault (SIGBUS) that reading a page of a
 /// file truncated under the mapping raises: the page becomes zeros instead,
 /// and the mapping is marked as faulted, for the parser to report
@@ -41,6 +44,14 @@ bool mapping_faulted(int slot);
 }  // namespace passline::ir::detail
 
 export namespace passline::ir {
+
+/// Lets `parse_file` map regular files instead of reading them: it installs
+/// a process-wide SIGBUS handler that turns the pages of a file truncated
+/// while it is mapped into zeros, and the truncation into a FileError. For
+/// programs (passline-opt calls it first thing), as they own their signals;
+/// a library or an extension module that never calls it reads files into
+/// memory and installs no handler.
+void map_input_files();
 
 /// A line and column, both counted from 1.
 struct Position {
@@ -63,16 +74,17 @@ class Source {
     ::munmap(const_cast<char*>(text_.data()), text_.size());
   }
 
-  /// The text of the file at `path`, mapped when it is a regular file and read
-  /// otherwise (a pipe, a terminal). Throws std::system_error when it cannot
-  /// be read. A mapped file truncated while it is read does not end the
-  /// program: the text lost reads as zeros, and `check_intact` throws.
+  /// The text of the file at `path`, mapped when it is a regular file and
+  /// the program called map_input_files, and read otherwise (a pipe, a
+  /// terminal). Throws std::system_error when it cannot be read. A mapped
+  /// file truncated while it is read does not end the program: the text
+  /// lost reads as zeros, and `check_intact` throws.
   static std::shared_ptr<const Source> open(const std::string& path, std::string name) {
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) throw std::system_error(errno, std::generic_category(), fmt::format("cannot open '{}'", path));
     struct stat info {};
     std::shared_ptr<Source> source;
-    if (::fstat(fd, &info) == 0 && S_ISREG(info.st_mode) && info.st_size > 0) {
+    if (detail::mappings_watched() && ::fstat(fd, &info) == 0 && S_ISREG(info.st_mode) && info.st_size > 0) {
       void* at = ::mmap(nullptr, static_cast<std::size_t>(info.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
       if (at != MAP_FAILED) {
         ::madvise(at, static_cast<std::size_t>(info.st_size), MADV_SEQUENTIAL);

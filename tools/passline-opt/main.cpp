@@ -428,6 +428,7 @@ int main(int argc, char** argv) {
 #endif
   reserve_standard_streams();
   passline::OutputFile::remove_temporaries_on_signals();
+  passline::ir::map_input_files();
   CLI::App app("passline-opt: runs a pipeline of passes over reference IR.\n\n"
                "Examples:\n"
                "  passline-opt examples/ir/arith.ir -O2\n"

@@ -1,6 +1,8 @@
 // Source: a mapped input file that is truncated while it is read.
 #include <gtest/gtest.h>
 
+#include <csignal>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -16,6 +18,7 @@ namespace {
 namespace ir = passline::ir;
 
 TEST(Source, AFileTruncatedWhileMappedReadsAsZerosAndSaysSo) {
+  ir::map_input_files();
   const passline::testing::TemporaryDirectory dir;
   const std::string path = (dir / "input.ir").string();
   const std::string text(1 << 16, 'x');
@@ -34,6 +37,23 @@ TEST(Source, AFileTruncatedWhileMappedReadsAsZerosAndSaysSo) {
   } catch (const passline::FileError& error) {
     EXPECT_STREQ(error.what(), "cannot read 'input.ir': it was truncated while it was read");
   }
+}
+
+TEST(SourceDeathTest, ALibraryThatNeverAsksToMapFilesInstallsNoSignalHandler) {
+  // In a process of its own (the test binary run again for this test alone):
+  // parse_file reads the file, and SIGBUS keeps its default action.
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  const passline::testing::TemporaryDirectory dir;
+  const std::string path = (dir / "input.ir").string();
+  std::ofstream(path, std::ios::binary) << "def @f() -> i64 {\n  1\n}\n";
+  EXPECT_EXIT(
+      {
+        (void)ir::parse_file(path, "input.ir");
+        struct sigaction current {};
+        ::sigaction(SIGBUS, nullptr, &current);
+        std::exit(current.sa_handler == SIG_DFL && !(current.sa_flags & SA_SIGINFO) ? 0 : 1);
+      },
+      ::testing::ExitedWithCode(0), "");
 }
 
 TEST(Source, AFileLeftAloneIsIntactToTheEnd) {
