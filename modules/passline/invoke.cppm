@@ -41,6 +41,19 @@ inline std::vector<Instrument*> function_listeners(const PassContext& ctx) {
   return listeners;
 }
 
+/// The context of a run that a function pass's call begins (for one
+/// function, perhaps on one of several threads): the same settings,
+/// diagnostics and statistics; an analysis cache of its own (the outer one
+/// holds results for the outer IR); no instruments (they watch the pipeline
+/// they were given, and on several threads what they saw here would
+/// interleave). Every route that runs a pipeline takes it when
+/// `AnalysisManager::in_functions()`.
+inline PassContext context_within_function(const PassContext& ctx) {
+  PassContext own = ctx.derive();
+  own.instruments.clear();
+  return own;
+}
+
 /// A function pass that keeps the module it is shown: it takes it as
 /// `std::shared_ptr<const IR>`, a copy made once per run, bodies included,
 /// which a call may hold beyond the pass (a binding to a language with a

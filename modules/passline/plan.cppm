@@ -578,13 +578,7 @@ class Run {
     if (plan.steps.empty()) return ir;
     AnalysisManager<IR>& analyses = ctx.analyses<IR>();
     if (analyses.in_functions()) {
-      // Begun by a function pass's call, for one function, perhaps on one of
-      // several threads: the same settings, diagnostics and statistics; an
-      // analysis cache of its own (the outer one holds results for the outer
-      // IR); no instruments (they watch the pipeline they were given, and on
-      // several threads what they saw here would interleave).
-      PassContext own = ctx.derive();
-      own.instruments.clear();
+      PassContext own = context_within_function(ctx);
       return execute(plan, std::move(ir), own);
     }
     const typename AnalysisManager<IR>::Keeping keeping(analyses);

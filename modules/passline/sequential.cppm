@@ -181,8 +181,8 @@ struct Sequential {
   template <class Self, class IR>
   static IR run_plain(IR ir, PassContext& ctx) {
     AnalysisManager<IR>& analyses = ctx.analyses<IR>();
-    if (analyses.in_functions()) {  // begun by a function pass's call: see Run::execute
-      PassContext own = ctx.derive();
+    if (analyses.in_functions()) {
+      PassContext own = detail::context_within_function(ctx);
       return run_plain<Self>(std::move(ir), own);
     }
     const typename AnalysisManager<IR>::Keeping keeping(analyses);
