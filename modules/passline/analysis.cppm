@@ -13,9 +13,7 @@ module;
 
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <cstddef>
-#include <cstdint>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -76,9 +74,18 @@ constexpr auto flatten_passes() {
 template <class List, std::size_t I>
 using type_at = boost::mp11::mp_at_c<List, I>;
 
+/// A PassInfo the compiler could evaluate. One that it could not (braces
+/// where `passline::needs<...>` is meant, say) has had its error where it is
+/// declared; the checks of a pipeline then skip the pass, so that the one
+/// error stays the only one.
+template <class P>
+concept ConstantInfo = HasPassInfo<P> && requires {
+  typename std::integral_constant<std::size_t, (P::info.name.size(), P::info.required.size() + P::info.preserves.size())>;
+};
+
 template <class P>
 constexpr PassInfo info_of() {
-  if constexpr (HasPassInfo<P>) {
+  if constexpr (ConstantInfo<P>) {
     return P::info;
   } else {
     return PassInfo{};
@@ -124,58 +131,11 @@ constexpr std::array<const void*, sizeof...(Ts)> type_ids_of(TypeList<Ts...>) {
   return {&type_tag<typename pass_identity<Ts>::type>...};
 }
 
-constexpr std::uint64_t hash_name(std::string_view name) {
-  std::uint64_t hash = 14695981039346656037ull;
-  for (char c : name) hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ull;
-  return hash;
-}
-
-/// Open-addressing map from a pass name to the first position that carries it.
-template <std::size_t N>
-class NameTable {
- public:
-  static constexpr std::size_t capacity = std::bit_ceil(2 * N + 2);
-
-  /// The position already stored for `name`, or `position` after storing it.
-  constexpr std::size_t insert(std::string_view name, std::size_t position) {
-    std::size_t slot = find_slot(name);
-    if (positions_[slot] == empty) {
-      names_[slot] = name;
-      positions_[slot] = position;
-    }
-    return positions_[slot];
-  }
-
-  /// The position stored for `name`, or `npos`.
-  constexpr std::size_t find(std::string_view name) const {
-    std::size_t slot = find_slot(name);
-    return positions_[slot] == empty ? npos : positions_[slot];
-  }
-
-  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
-
- private:
-  static constexpr std::size_t empty = npos;
-
-  constexpr std::size_t find_slot(std::string_view name) const {
-    std::size_t slot = hash_name(name) & (capacity - 1);
-    while (positions_[slot] != empty && names_[slot] != name) slot = (slot + 1) & (capacity - 1);
-    return slot;
-  }
-
-  std::array<std::string_view, capacity> names_{};
-  std::array<std::size_t, capacity> positions_ = [] {
-    std::array<std::size_t, capacity> all{};
-    for (auto& p : all) p = empty;
-    return all;
-  }();
-};
-
 /// Fills `first` with the first position of each name; reports two different
 /// types with one name.
 template <std::size_t N>
 constexpr Finding index_names(const std::array<PassInfo, N>& infos,
-                              const std::array<const void*, N>& ids, NameTable<N>& first) {
+                              const std::array<const void*, N>& ids, NameIndex& first) {
   for (std::size_t i = 0; i < N; ++i) {
     if (infos[i].name.empty()) continue;  // not a pass: the shape check reports it
     std::size_t j = first.insert(infos[i].name, i);
@@ -193,7 +153,7 @@ enum class Openness { closed, open };
 template <std::size_t N>
 constexpr Finding check_order(const std::array<PassInfo, N>& infos, const std::array<const void*, N>& ids,
                               Openness openness = Openness::closed) {
-  NameTable<N> first;
+  NameIndex first(N);
   if (Finding duplicate = index_names(infos, ids, first); duplicate.problem != Problem::none) {
     return duplicate;
   }
@@ -205,7 +165,7 @@ constexpr Finding check_order(const std::array<PassInfo, N>& infos, const std::a
       const std::string_view required = infos[i].required[r];
       if (required == infos[i].name) return {.problem = Problem::self_requirement, .pass = i, .requirement = r};
       const std::size_t j = first.find(required);
-      if (j == NameTable<N>::npos) {
+      if (j == npos) {
         if (openness == Openness::open) continue;
         return {.problem = Problem::missing, .pass = i, .requirement = r};
       }
@@ -232,7 +192,7 @@ template <std::size_t Capacity, std::size_t N>
 constexpr auto external_requirements(const std::array<PassInfo, N>& infos) {
   std::array<std::string_view, Capacity> names{};
   std::size_t size = 0;
-  NameTable<N + Capacity> seen;
+  NameIndex seen(N + Capacity);
   for (std::size_t i = 0; i < N; ++i) {
     for (std::string_view required : infos[i].required) {
       if (seen.insert(required, N + size) == N + size) names[size++] = required;
@@ -240,85 +200,6 @@ constexpr auto external_requirements(const std::array<PassInfo, N>& infos) {
     seen.insert(infos[i].name, i);
   }
   return std::pair{names, size};
-}
-
-/// For each pass, the positions of the earlier passes that provide its
-/// requirements (the last pass of each required name before it: the one
-/// whose work holds when it runs), flattened.
-template <std::size_t N, std::size_t R>
-struct ProviderTable {
-  std::array<std::size_t, (R == 0 ? 1 : R)> providers{};
-  std::array<std::size_t, N + 1> offsets{};
-};
-
-template <std::size_t R, std::size_t N>
-constexpr ProviderTable<N, R> providers_of(const std::array<PassInfo, N>& infos) {
-  ProviderTable<N, R> table;
-  NameTable<N> first;
-  for (std::size_t i = 0; i < N; ++i) first.insert(infos[i].name, i);
-  std::array<std::size_t, N> last{};  // by the first position of a name: its last position so far
-  std::size_t size = 0;
-  for (std::size_t i = 0; i < N; ++i) {
-    table.offsets[i] = size;
-    for (std::string_view required : infos[i].required) {
-      std::size_t j = first.find(required);
-      if (j < i) table.providers[size++] = last[j];  // otherwise the ordering check reports it
-    }
-    if (!infos[i].name.empty()) last[first.find(infos[i].name)] = i;
-  }
-  table.offsets[N] = size;
-  return table;
-}
-
-/// The lowest opt level at which each pass runs: its own, or that of a later
-/// pass that requires it, transitively (a required pass runs whenever its user
-/// does). Providers precede users, so one backward sweep settles every level.
-template <std::size_t N, std::size_t R>
-constexpr std::array<int, N> effective_levels(const std::array<PassInfo, N>& infos,
-                                              const ProviderTable<N, R>& table) {
-  std::array<int, N> levels{};
-  for (std::size_t i = 0; i < N; ++i) levels[i] = infos[i].opt_level;
-  for (std::size_t i = N; i-- > 0;) {
-    for (std::size_t k = table.offsets[i]; k < table.offsets[i + 1]; ++k) {
-      std::size_t j = table.providers[k];
-      if (levels[i] < levels[j]) levels[j] = levels[i];
-    }
-  }
-  return levels;
-}
-
-/// Which passes run: those `enabled` admits, and every pass they require,
-/// transitively (a required pass runs whenever its user does). A required pass
-/// that `disabled` names stops it with a finding naming the provider and its
-/// first user.
-/// Shared by the compiled form (at compile time) and by static pipelines under
-/// a context that names passes (at run time).
-template <std::size_t N>
-struct RunPlan {
-  std::array<bool, N> runs{};
-  Finding finding{};
-};
-
-template <std::size_t N, std::size_t R, class Enabled, class Disabled>
-constexpr RunPlan<N> close_over_requirements(const std::array<PassInfo, N>& infos,
-                                             const ProviderTable<N, R>& table, Enabled enabled,
-                                             Disabled disabled) {
-  RunPlan<N> plan;
-  // Providers come before their users, so one backward sweep closes the set.
-  for (std::size_t i = N; i-- > 0;) {
-    plan.runs[i] = plan.runs[i] || enabled(infos[i]);
-    if (!plan.runs[i]) continue;
-    for (std::size_t k = table.offsets[i]; k < table.offsets[i + 1]; ++k) {
-      std::size_t j = table.providers[k];
-      if (disabled(infos[j].name)) {
-        // Later users come first in this sweep: the last finding names the first user.
-        plan.finding = {.problem = Problem::disabled_required, .pass = i, .other = j};
-        continue;
-      }
-      plan.runs[j] = true;
-    }
-  }
-  return plan;
 }
 
 /// What the analysis knows of a pipeline of `Ps...`, computed once.
@@ -330,15 +211,13 @@ struct PipelineFacts {
   static constexpr std::size_t size = infos.size();
   static constexpr std::size_t requirement_count = total_requirements(infos);
   static constexpr auto external = external_requirements<requirement_count>(infos);
-  static constexpr auto providers = providers_of<requirement_count>(infos);
-  static constexpr auto levels = effective_levels(infos, providers);
 };
 
 /// A table of PassInfo for `satisfy`: ids are first positions of names.
 template <std::size_t N>
 struct InfoTable {
   const std::array<PassInfo, N>& infos;
-  const NameTable<N>& first;
+  const NameIndex& first;
   constexpr const PassInfo& info(std::size_t id) const { return infos[id]; }
   constexpr std::size_t find(std::string_view name) const { return first.find(name); }
 };
@@ -360,7 +239,7 @@ template <std::size_t N>
 constexpr Resolution resolve_order(const std::array<PassInfo, N>& infos, const std::array<const void*, N>& ids,
                                    std::size_t user_count) {
   Resolution result;
-  NameTable<N> first;
+  NameIndex first(N);
   if (Finding duplicate = index_names(infos, ids, first); duplicate.problem != Problem::none) {
     result.finding = duplicate;
     return result;

@@ -61,6 +61,9 @@ std::size_t analysis_index() {
   return index;
 }
 
+template <class IR>
+class Run;
+
 }  // namespace passline::detail
 
 export namespace passline {
@@ -378,28 +381,52 @@ class AnalysisManager {
   template <class A, class Compute>
   std::unique_ptr<Result> compute(std::string_view unit, Compute&& run) {
     ++computations_;
+    if (!instruments_ || instruments_->empty()) return std::make_unique<Holder<AnalysisResult<A, IR>>>(run());
+    // Inside a run, a hook's exception leaves the passes around it as itself.
     const AnalysisInfo info = A::info;
-    std::size_t told = 0;
-    if (instruments_) {
-      try {
-        for (; told < instruments_->size(); ++told) (*instruments_)[told]->before_analysis(info, unit);
-        auto result = std::make_unique<Holder<AnalysisResult<A, IR>>>(run());
-        for (std::size_t k = 0; k < told; ++k) (*instruments_)[k]->after_analysis(info, unit);
-        return result;
-      } catch (...) {
-        for (std::size_t k = 0; k < told; ++k) {
-          try {
-            (*instruments_)[k]->after_analysis(info, unit);
-          } catch (...) {  // NOLINT(bugprone-empty-catch): the first exception is the one reported
-          }
-        }
-        throw;
+    auto hook = [this](auto&& call) {
+      if (keepers_ > 0) {
+        detail::call_hook(call);
+      } else {
+        call();
       }
+    };
+    // Those told before when something threw hear after, so that what they pair is closed.
+    auto close = [&](std::size_t from, std::size_t to) {
+      for (std::size_t k = from; k < to; ++k) {
+        try {
+          (*instruments_)[k]->after_analysis(info, unit);
+        } catch (...) {  // NOLINT(bugprone-empty-catch): the first exception is the one reported
+        }
+      }
+    };
+    std::size_t told = 0;
+    std::unique_ptr<Result> result;
+    try {
+      hook([&] {
+        for (; told < instruments_->size(); ++told) (*instruments_)[told]->before_analysis(info, unit);
+      });
+      result = std::make_unique<Holder<AnalysisResult<A, IR>>>(run());
+    } catch (...) {
+      close(0, told);
+      throw;
     }
-    return std::make_unique<Holder<AnalysisResult<A, IR>>>(run());
+    std::size_t after = 0;
+    try {
+      hook([&] {
+        for (; after < told; ++after) (*instruments_)[after]->after_analysis(info, unit);
+      });
+    } catch (...) {
+      close(after + 1, told);
+      throw;
+    }
+    return result;
   }
 
+  friend class detail::Run<IR>;
+
   std::vector<Slot> slots_;
+  detail::Run<IR>* run_ = nullptr;  // the run in progress over this cache, which a run begun in its passes continues
   std::size_t keepers_ = 0;
   std::size_t computations_ = 0;
   bool shared_ = false;

@@ -6,6 +6,7 @@
 module;
 #include <boost/hana.hpp>
 
+#include <algorithm>
 #include <array>
 #include <concepts>
 #include <cstddef>
@@ -29,6 +30,7 @@ enum class Shape { ok, no_info, not_default_constructible, cannot_run };
 template <class IR, class P>
 inline constexpr Shape shape_of =
     !HasPassInfo<P>                  ? Shape::no_info
+    : !ConstantInfo<P>               ? Shape::ok  // its own error was reported where it is declared
     : !std::default_initializable<P> ? Shape::not_default_constructible
     : !PassFor<P, IR>                ? Shape::cannot_run
                                      : Shape::ok;
@@ -93,15 +95,48 @@ constexpr auto finding_carrier() {
   }
 }
 
+/// A pass that holds a pipeline of its own (a fixed point's body) names the
+/// first problem of that pipeline over IR as `P::body_carrier<IR>`.
+template <class P>
+concept HoldsPipeline = requires { P::holds_pipeline; };
+
+/// The first problem of the pipelines the passes of `Leaves` hold, or void.
+template <class IR, class... Ls>
+constexpr auto held_carrier(TypeList<Ls...>) {
+  constexpr std::array<bool, sizeof...(Ls) + 1> holds{HoldsPipeline<Ls>..., false};
+  if constexpr (std::ranges::find(holds, true) == holds.end()) {
+    return hana::type_c<void>;
+  } else {
+    auto carrier_of = []<class L>(hana::basic_type<L>) {
+      if constexpr (HoldsPipeline<L>) {
+        return hana::type_c<typename L::template body_carrier<IR>>;
+      } else {
+        return hana::type_c<void>;
+      }
+    };
+    constexpr auto carriers = hana::make_tuple(carrier_of(hana::type_c<Ls>)...);
+    constexpr auto found = hana::find_if(carriers, [](auto carrier) {
+      return hana::bool_c<!std::is_void_v<typename decltype(carrier)::type>>;
+    });
+    return found.value_or(hana::type_c<void>);
+  }
+}
+
 /// The carrier for the first problem of a static pipeline over IR: the shape of
-/// each pass, then names and ordering; void when there is none.
+/// each pass, then names and ordering, then the pipelines its passes hold;
+/// void when there is none.
 template <class IR, class Leaves, Openness Open>
 constexpr auto pipeline_carrier() {
   constexpr std::size_t bad = first_bad_shape<IR>(Leaves{});
   if constexpr (bad < size_of<Leaves>) {
     return shape_carrier<IR, type_at<Leaves, bad>>();
   } else {
-    return finding_carrier<Leaves, check_order(infos_of(Leaves{}), type_ids_of(Leaves{}), Open)>();
+    constexpr auto order = finding_carrier<Leaves, check_order(infos_of(Leaves{}), type_ids_of(Leaves{}), Open)>();
+    if constexpr (!std::is_void_v<typename decltype(order)::type>) {
+      return order;
+    } else {
+      return held_carrier<IR>(Leaves{});
+    }
   }
 }
 

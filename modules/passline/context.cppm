@@ -59,13 +59,6 @@ class PassContext {
     return std::ranges::find(disabled, name) != disabled.end();
   }
 
-  /// Whether the context names passes to require or disable. When it does
-  /// not, a pass runs iff the opt level admits it (or a pass that requires it).
-  inline bool names_passes() const { return !required.empty() || !disabled.empty(); }
-
-  /// Whether the context has anything to say beyond the opt level.
-  inline bool is_plain() const { return !names_passes() && instruments.empty(); }
-
   /// The gating rule: disabled -> skip; required -> run; else by opt level.
   inline bool pass_enabled(const PassInfo& info) const {
     if (is_disabled(info.name)) return false;

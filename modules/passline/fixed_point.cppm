@@ -83,12 +83,19 @@ struct FixedPoint {
   FixedPoint() = default;
   explicit FixedPoint(Body pipeline) : body(std::move(pipeline)) {}
 
+  /// The first problem of the body over IR (checked as it runs: after what
+  /// the pipeline around it provides, twice in a row), or void. A pipeline
+  /// that holds the fixed point reports it among its own.
+  static constexpr bool holds_pipeline = true;
+  template <class IR>
+  using body_carrier = detail::pipeline_carrier_t<
+      IR, decltype(detail::checked_rounds<Body>(std::make_index_sequence<Body::info.required.size()>{}))>;
+
   template <class IR>
   IR operator()(IR ir, PassContext& ctx) const {
     static_assert(HasIdentity<IR>,
                   "a fixed point must tell an unchanged IR: give IRTraits<IR>::identical (or operator==)");
-    using Checked = decltype(detail::checked_rounds<Body>(std::make_index_sequence<Body::info.required.size()>{}));
-    using Carrier = detail::pipeline_carrier_t<IR, Checked>;
+    using Carrier = body_carrier<IR>;
     if constexpr (std::is_void_v<Carrier>) {
       return detail::repeat_until_unchanged(std::move(ir), MaxRounds,
                                             [&](IR input) { return body.run(std::move(input), ctx); });

@@ -78,3 +78,42 @@ class Instrument {
 };
 
 }  // namespace passline
+
+namespace passline::detail {
+
+/// An instrument hook's exception on its way out of a run. The passes it
+/// leaves through do not claim it (an instrument's failure is not the
+/// pipeline's, TVM's rule), and the run that began outside every pass, or
+/// the compiled form, rethrows what it carries: the caller gets the hook's
+/// exception as itself, from whichever thread the hook ran on.
+struct InstrumentFailure {
+  std::exception_ptr cause;
+};
+
+/// Calls `hook`, an instrument's; what it throws goes on as an InstrumentFailure.
+template <class Hook>
+void call_hook(Hook&& hook) {
+  try {
+    hook();
+  } catch (const InstrumentFailure&) {
+    throw;
+  } catch (...) {
+    throw InstrumentFailure{std::current_exception()};
+  }
+}
+
+/// The exception in flight as instruments are shown it: a hook's own, unwrapped.
+inline std::exception_ptr exception_in_flight() {
+  try {
+    throw;
+  } catch (const InstrumentFailure& failure) {
+    return failure.cause;
+  } catch (...) {
+    return std::current_exception();
+  }
+}
+
+/// Rethrows the exception in flight, a hook's as itself.
+[[noreturn]] inline void rethrow_unwrapped() { std::rethrow_exception(exception_in_flight()); }
+
+}  // namespace passline::detail

@@ -36,94 +36,106 @@ import :value;
 
 namespace hana = boost::hana;
 
+export namespace passline {
+template <class IR>
+class Pass;
+}
+
 namespace passline::detail {
 
+/// How the library reaches the node behind a Pass, which users do not see.
+struct NodeAccess {
+  template <class IR>
+  static const std::shared_ptr<const PassNode<IR>>& node(const Pass<IR>& pass) {
+    return pass.node_;
+  }
+  template <class IR>
+  static Pass<IR> pass(std::shared_ptr<const PassNode<IR>> node) {
+    return Pass<IR>(std::move(node));
+  }
+};
+
+/// A leaf that runs a static pass of type P.
 template <class IR, class P>
-struct StaticNode final : PassNode<IR> {
-  explicit StaticNode(P p) : PassNode<IR>(P::info), pass(std::move(p)) {
-    this->jumps = jumps_of<IR, StaticNode>;
-    this->options = option_values(pass);
-    if constexpr (!StaticPipeline<P>) this->function_pass = !ModulePass<P, IR>;
-    if constexpr (StaticPipeline<P>) {
-      // A static pipeline plans as its leaves (nested static pipelines run
-      // flattened, under its name), with its slots' passes in their places.
-      this->sequence = true;
-      this->decided = requires { P::decided; };
-      using Leaves = decltype(flatten_passes<P>());
-      [&]<std::size_t... I>(std::index_sequence<I...>) {
-        (this->children.push_back(leaf_node<type_at<Leaves, I>, I>()), ...);
-      }(std::make_index_sequence<size_of<Leaves>>{});
-    }
-  }
-  IR run(IR ir, PassContext& ctx) const override {
-    if constexpr (StaticPipeline<P>) {
-      return pass.run(std::move(ir), ctx);
-    } else {
-      return invoke_pass(pass, std::move(ir), ctx);
-    }
-  }
-
-  template <class L, std::size_t I>
-  std::shared_ptr<const PassNode<IR>> leaf_node() const {
-    if constexpr (requires { typename L::slot_ir; }) {  // a Slot
-      const L slot = pass.template element<I>();
-      if (slot.pass) return slot.pass->shared_node();
-      return std::make_shared<const StaticNode<IR, L>>(slot);  // running it says it was never filled
-    } else {
-      return std::make_shared<const StaticNode<IR, L>>(L{});
-    }
-  }
-
+struct StaticRunner final : Runner<IR> {
+  explicit StaticRunner(P p) : Runner<IR>(!ModulePass<P, IR>), pass(std::move(p)) {}
+  IR run(IR ir, PassContext& ctx) const override { return invoke_pass(pass, std::move(ir), ctx); }
   P pass;
 };
 
-/// Checks a static pipeline that becomes a runtime pass. Its passes may require
-/// passes it does not hold: the run resolves those, as for any runtime pass.
-/// Every other problem is reported as it is for a static pipeline run alone.
 template <class IR, class P>
-constexpr bool check_open_pipeline() {
-  if constexpr (StaticPipeline<P>) {
-    using Carrier = pipeline_carrier_t<IR, decltype(flatten_passes<P>()), Openness::open>;
-    if constexpr (!std::is_void_v<Carrier>) diagnose<Carrier>();
+std::shared_ptr<const PassNode<IR>> static_node(P pass);
+
+/// The node of pass L at position I of the flattened static pipeline `pipeline`.
+template <class IR, class L, std::size_t I, class P>
+std::shared_ptr<const PassNode<IR>> leaf_node(const P& pipeline) {
+  if constexpr (requires { typename L::slot_ir; }) {  // a Slot
+    const L slot = pipeline.template element<I>();
+    if (slot.pass) return NodeAccess::node(*slot.pass);
+    return static_node<IR>(slot);  // running it says it was never filled
+  } else {
+    return static_node<IR>(L{});
   }
-  return true;
 }
 
+/// The node of a static pass, or of a static pipeline: one plans as its leaves
+/// (nested static pipelines run flattened, under its name), with its slots'
+/// passes in their places.
+template <class IR, class P>
+std::shared_ptr<const PassNode<IR>> static_node(P pass) {
+  if constexpr (StaticPipeline<P>) {
+    using Leaves = decltype(flatten_passes<P>());
+    Pipeline<IR> pipeline{.passes = {},
+                          .kind = requires { P::decided; } ? PipelineKind::compiled : PipelineKind::sequence,
+                          .source = nullptr};
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      (pipeline.passes.push_back(leaf_node<IR, type_at<Leaves, I>, I>(pass)), ...);
+    }(std::make_index_sequence<size_of<Leaves>>{});
+    return std::make_shared<const PassNode<IR>>(P::info, std::move(pipeline));
+  } else {
+    auto node = std::make_shared<PassNode<IR>>(P::info, std::make_shared<const StaticRunner<IR, P>>(pass));
+    node->options = option_values(pass);
+    return node;
+  }
+}
+
+/// Checks a static pass or pipeline that becomes a runtime pass: whether it
+/// may. A pipeline's passes may require passes it does not hold: the run
+/// resolves those, as for any runtime pass. Every other problem is reported,
+/// in one error, as it is for a static pipeline run alone.
+template <class IR, class P>
+constexpr bool open_pipeline_ok() {
+  using Leaves = decltype(flatten_passes<P>());
+  using Carrier = pipeline_carrier_t<IR, Leaves, Openness::open>;
+  if constexpr (!std::is_void_v<Carrier>) diagnose<Carrier>();
+  return std::is_void_v<Carrier>;
+}
+
+/// A leaf that runs a callable: a module pass `IR(IR, PassContext&)`, or a
+/// function pass.
 template <class IR, class Call>
-struct CallableNode final : PassNode<IR> {
-  CallableNode(const PassInfo& info, Call fn) : PassNode<IR>(std::make_unique<OwnedInfo>(info)), call(std::move(fn)) {
-    this->jumps = jumps_of<IR, CallableNode>;
-    this->function_pass = !std::is_invocable_r_v<IR, const Call&, IR, PassContext&>;
+struct CallableRunner final : Runner<IR> {
+  CallableRunner(const PassInfo& described, Call fn)
+      : Runner<IR>(!std::is_invocable_r_v<IR, const Call&, IR, PassContext&>), call(std::move(fn)) {
+    if constexpr (!std::is_invocable_r_v<IR, const Call&, IR, PassContext&>) info = std::make_unique<OwnedInfo>(described);
   }
   IR run(IR ir, PassContext& ctx) const override {
     if constexpr (std::is_invocable_r_v<IR, const Call&, IR, PassContext&>) {
       return call(std::move(ir), ctx);
     } else {
-      return run_on_functions(this->info, call, std::move(ir), ctx);
+      return run_on_functions(info->info, call, std::move(ir), ctx);
     }
   }
+  std::unique_ptr<OwnedInfo> info;  // a function pass's, for instruments that follow functions
   Call call;
 };
 
-/// A pass under another name or with option values stamped on it: how a
-/// registry hands out what its factories made. Runs what it wraps.
-template <class IR>
-struct RenamedNode final : PassNode<IR> {
-  RenamedNode(const PassInfo& info, std::shared_ptr<const PassNode<IR>> wrapped, std::string registered,
-              std::vector<std::pair<std::string, Value>> values)
-      : PassNode<IR>(std::make_unique<OwnedInfo>(info)), inner(std::move(wrapped)) {
-    this->children = inner->children;
-    this->sequence = inner->sequence;
-    this->decided = inner->decided;
-    this->function_pass = inner->function_pass;
-    this->source = inner->source;
-    this->registered_as = std::move(registered);
-    this->options = std::move(values);
-    this->jumps = jumps_of<IR, RenamedNode>;
-  }
-  IR run(IR ir, PassContext& ctx) const override { return inner->run(std::move(ir), ctx); }
-  std::shared_ptr<const PassNode<IR>> inner;
-};
+/// The node of a callable pass described by `info` (its strings copied).
+template <class IR, class Call>
+std::shared_ptr<const PassNode<IR>> callable_node(const PassInfo& info, Call call) {
+  return std::make_shared<const PassNode<IR>>(std::make_unique<OwnedInfo>(info),
+                                              std::make_shared<const CallableRunner<IR, Call>>(info, std::move(call)));
+}
 
 /// The unqualified name of a type (Boost's spelling, without its scopes).
 template <class T>
@@ -140,32 +152,29 @@ export namespace passline {
 template <class IR>
 class Pass {
  public:
-  using Node = detail::PassNode<IR>;
-
   /// From a static pass type of either shape, or a static pipeline.
   template <PassFor<IR> P>
-  Pass(P pass) : node_(std::make_shared<const detail::StaticNode<IR, P>>(std::move(pass))) {
-    static_assert(detail::check_open_pipeline<IR, P>());
+  Pass(P pass) {
+    // After the one error a problem gives, nothing more is made of the pass.
+    if constexpr (detail::open_pipeline_ok<IR, P>()) node_ = detail::static_node<IR>(std::move(pass));
   }
 
   /// A module pass from a callable `IR(IR, PassContext&)` and the PassInfo that
   /// describes it. The PassInfo's strings are copied: they may be run-time data.
   Pass(const PassInfo& info, std::function<IR(IR, PassContext&)> run)
-      : node_(std::make_shared<const detail::CallableNode<IR, std::function<IR(IR, PassContext&)>>>(info,
-                                                                                                     std::move(run))) {}
-
-  /// The pass behind a node (how registries and pipelines hand out passes).
-  explicit Pass(std::shared_ptr<const Node> node) : node_(std::move(node)) {}
+      : node_(detail::callable_node<IR>(info, std::move(run))) {}
 
   const PassInfo& info() const { return node_->info; }
 
   /// Whether this is a pipeline (runtime or static) with passes of its own.
-  bool is_pipeline() const { return node_->sequence; }
+  bool is_pipeline() const { return node_->pipeline() != nullptr; }
 
   /// The passes of a pipeline, in order; empty for a single pass.
   std::vector<Pass> passes() const {
     std::vector<Pass> result;
-    for (const auto& child : node_->children) result.emplace_back(child);
+    if (const auto* pipeline = node_->pipeline()) {
+      for (const auto& pass : pipeline->passes) result.push_back(Pass(pass));
+    }
     return result;
   }
 
@@ -177,6 +186,9 @@ class Pass {
 
   /// Runs the pass under `ctx` (the gating rule applies to the pass itself too).
   IR operator()(IR ir, PassContext& ctx) const { return detail::run_node(*node_, std::move(ir), ctx); }
+
+  /// Runs the pass under `PassContext::current()`.
+  IR operator()(IR ir) const { return (*this)(std::move(ir), PassContext::current()); }
 
   /// The steps the pass runs under `ctx`, in order, with why each required
   /// pass runs where it does (`plan_text` prints them). Errors are those a
@@ -197,21 +209,18 @@ class Pass {
     return steps;
   }
 
-  /// Runs the pass under `PassContext::current()`.
-  IR operator()(IR ir) const { return (*this)(std::move(ir), PassContext::current()); }
-
-  const Node& node() const { return *node_; }
-  const std::shared_ptr<const Node>& shared_node() const { return node_; }
-
  private:
-  std::shared_ptr<const Node> node_;
+  friend struct detail::NodeAccess;
+  explicit Pass(std::shared_ptr<const detail::PassNode<IR>> node) : node_(std::move(node)) {}
+
+  std::shared_ptr<const detail::PassNode<IR>> node_;
 };
 
 /// A module pass from `fn: IR(IR, PassContext&)` (TVM's CreateModulePass).
 template <class IR, class Fn>
   requires std::is_invocable_r_v<IR, const Fn&, IR, PassContext&>
 Pass<IR> module_pass(const PassInfo& info, Fn fn) {
-  return Pass<IR>(std::make_shared<const detail::CallableNode<IR, Fn>>(info, std::move(fn)));
+  return detail::NodeAccess::pass(detail::callable_node<IR>(info, std::move(fn)));
 }
 
 /// A function pass from `fn: Function(Function, const IR&, PassContext&)`
@@ -226,7 +235,7 @@ template <class IR, class Fn>
            (std::is_invocable_r_v<FunctionOf<IR>, const Fn&, FunctionOf<IR>, const IR&, PassContext&> ||
             detail::KeepsModule<Fn, IR>)
 Pass<IR> function_pass(const PassInfo& info, Fn fn) {
-  return Pass<IR>(std::make_shared<const detail::CallableNode<IR, Fn>>(info, std::move(fn)));
+  return detail::NodeAccess::pass(detail::callable_node<IR>(info, std::move(fn)));
 }
 
 /// A module pass named after its type, as LLVM names passes: `struct Hoist`
@@ -245,28 +254,32 @@ struct SequentialInfo {
   std::string_view summary = "runs its passes in order";
 };
 
-namespace detail {
+}  // namespace passline
 
+namespace passline::detail {
+
+/// A runtime pipeline of `passes`, whose passes find their requirements in
+/// `source` (null: where the pipeline around it finds them).
 template <class IR>
-Pass<IR> make_sequential(std::vector<Pass<IR>> passes, const SequentialInfo& info, const PassSource<IR>* source,
-                         bool transparent = false) {
-  auto node = std::make_shared<PassNode<IR>>(
-      std::make_unique<OwnedInfo>(PassInfo{.name = info.name, .opt_level = info.opt_level, .summary = info.summary}));
-  node->transparent = transparent;
-  node->sequence = true;
-  node->source = source;
-  for (Pass<IR>& pass : passes) node->children.push_back(pass.shared_node());
-  return Pass<IR>(std::shared_ptr<const PassNode<IR>>(std::move(node)));
+Pass<IR> make_pipeline(std::vector<Pass<IR>> passes, const SequentialInfo& info, const PassSource<IR>* source,
+                       PipelineKind kind = PipelineKind::sequence) {
+  Pipeline<IR> pipeline{.passes = {}, .kind = kind, .source = source};
+  for (const Pass<IR>& pass : passes) pipeline.passes.push_back(NodeAccess::node(pass));
+  return NodeAccess::pass(std::make_shared<const PassNode<IR>>(
+      std::make_unique<OwnedInfo>(PassInfo{.name = info.name, .opt_level = info.opt_level, .summary = info.summary}),
+      std::move(pipeline)));
 }
 
-}  // namespace detail
+}  // namespace passline::detail
 
-/// A runtime pipeline of `passes`. Required passes missing from it are found in
-/// the process-wide registry (`Registry<IR>::global()`); see also
-/// `Registry::sequential`.
+export namespace passline {
+
+/// A runtime pipeline of `passes`. Required passes missing from it are found
+/// where the pipeline around it finds them; at the top, in the process-wide
+/// registry (`Registry<IR>::global()`). See also `Registry::sequential`.
 template <class IR>
 Pass<IR> sequential(std::vector<Pass<IR>> passes, const SequentialInfo& info = {}) {
-  return detail::make_sequential<IR>(std::move(passes), info, nullptr);
+  return detail::make_pipeline<IR>(std::move(passes), info, nullptr);
 }
 
 }  // namespace passline

@@ -3,9 +3,9 @@
 //   import passline;
 //
 // Partitions keep each concept in its own small file; only this umbrella is the
-// public module name. `:requirements`, `:analysis`, `:checks`, `:invoke`, `:suggest`, `:plan`
-// and `:text_format` are internal: they export nothing and are imported here
-// only so that every interface partition belongs to the module's interface.
+// public module name. `:requirements`, `:analysis`, `:checks`, `:invoke` and
+// `:text_format` are internal: they export nothing and are imported here only
+// so that every interface partition belongs to the module's interface.
 export module passline;
 export import :pass_info;
 export import :context;

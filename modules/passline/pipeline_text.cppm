@@ -194,7 +194,7 @@ Pass<IR> parse_pipeline(std::string_view text, const Registry<IR>& registry = Re
   for (const detail::PipelineElement& element : detail::PipelineParser(registry, text).parse()) {
     passes.push_back(detail::build(element, registry));
   }
-  return detail::make_sequential(std::move(passes), {}, &registry, true);  // the top-level list
+  return detail::make_pipeline(std::move(passes), {}, &registry, detail::PipelineKind::list);
 }
 
 }  // namespace passline

@@ -8,14 +8,9 @@
 // The plan is made once per pipeline and context settings, from the gating
 // rule of the context and the one rule for required passes (`:requirements`,
 // the rule static pipelines decide at compile time), and then one loop runs
-// it: should_run, before, run, after (or after_failed).
-//
-// The loop is threaded: each step, after its pass, jumps to the next step's
-// code with a guaranteed tail call, so each indirect jump has one usual target
-// and is predicted. A plan for a context without instruments is the same loop
-// with the hooks compiled out.
+// it (`Run::loop`): should_run, before, run, after (or after_failed). Under
+// a context without instruments the hooks are compiled out of the loop.
 module;
-#include <array>
 #include <cstddef>
 #include <exception>
 #include <memory>
@@ -26,6 +21,7 @@ module;
 #include <functional>
 #include <map>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include <fmt/format.h>
@@ -108,39 +104,55 @@ struct OwnedInfo {
 template <class IR>
 struct PassNode;
 template <class IR>
-struct PlanStep;
-template <class IR>
-class Run;
-template <class IR>
 struct Plan;
 
-/// The code of one step: runs it, then jumps to the next.
+/// What a leaf pass runs.
 template <class IR>
-using Jump = void (*)(const PlanStep<IR>* step, Run<IR>& run);
-
-template <class IR, class Node, bool Watched>
-void pass_jump(const PlanStep<IR>* step, Run<IR>& run);
-
-/// A pass's jumps: without hooks, and with them.
-template <class IR, class Node>
-inline constexpr std::array<Jump<IR>, 2> jumps_of{&pass_jump<IR, Node, false>, &pass_jump<IR, Node, true>};
+class Runner {
+ public:
+  explicit Runner(bool functions) : on_functions(functions) {}
+  virtual ~Runner() = default;
+  virtual IR run(IR ir, PassContext& ctx) const = 0;
+  /// A function pass: it drops the analysis results of the functions it ran on only.
+  const bool on_functions;
+};
 
 /// Where a plan finds required passes by name: a registry.
 template <class IR>
 class PassSource {
  public:
-  virtual ~PassSource() = default;
   /// The pass registered as `name` with its default options, or null.
   virtual std::shared_ptr<const PassNode<IR>> find_node(std::string_view name) const = 0;
   virtual std::vector<std::string_view> node_names() const = 0;
+
+ protected:
+  ~PassSource() = default;
 };
 
-/// The source of last resort: the process-wide registry, once it exists.
+/// The process-wide registry of IR (`Registry<IR>::global()`, defined with
+/// the registry): where a pipeline built without a registry of its own finds
+/// the passes its passes require.
 template <class IR>
-const PassSource<IR>*& global_source() {
-  static const PassSource<IR>* source = nullptr;
-  return source;
-}
+const PassSource<IR>& process_registry();
+
+/// How a pipeline stands in a run.
+enum class PipelineKind : unsigned char {
+  /// A pipeline: gated as a pass, and reported to instruments around its passes.
+  sequence,
+  /// One whose passes were chosen at compile time (`Compiled`): the context gates none of them.
+  compiled,
+  /// The list of pipeline text: its passes stand where it stands, as if run
+  /// one by one; no pass of its own, so nothing gates it.
+  list,
+};
+
+template <class IR>
+struct Pipeline {
+  std::vector<std::shared_ptr<const PassNode<IR>>> passes;
+  PipelineKind kind = PipelineKind::sequence;
+  /// Where its passes find their requirements; null: where the pipeline around it finds them.
+  const PassSource<IR>* source = nullptr;
+};
 
 /// What a plan depends on besides the pipeline: the context's gating settings,
 /// and whether it has instruments.
@@ -162,40 +174,40 @@ struct PlanKey {
   }
 };
 
-/// A runtime pass: a leaf that runs, or a pipeline of nodes.
+/// A runtime pass: its PassInfo, and either a leaf that runs or a pipeline of passes.
 template <class IR>
 struct PassNode {
-  explicit PassNode(const PassInfo& static_info) : info(static_info) {}
-  explicit PassNode(std::unique_ptr<OwnedInfo> owned) : info(owned->info), storage(std::move(owned)) {}
+  using Body = std::variant<std::shared_ptr<const Runner<IR>>, Pipeline<IR>>;
+  using Options = std::vector<std::pair<std::string, Value>>;
+
+  PassNode(const PassInfo& static_info, Body what) : info(static_info), body(std::move(what)) {}
+  PassNode(std::unique_ptr<OwnedInfo> owned, Body what)
+      : info(owned->info), storage(std::move(owned)), body(std::move(what)) {}
   PassNode(const PassNode&) = delete;
   PassNode& operator=(const PassNode&) = delete;
-  virtual ~PassNode() = default;
-  /// Runs a leaf. Pipelines are planned, never called.
-  virtual IR run(IR ir, PassContext&) const { return ir; }
+
+  /// The same pass described by `described`, printed as `printed` (a
+  /// pipeline registered by name) or with `values` (a pass made with options).
+  std::shared_ptr<const PassNode> renamed(const PassInfo& described, std::string printed, Options values) const {
+    auto node = std::make_shared<PassNode>(std::make_unique<OwnedInfo>(described), body);
+    node->printed_as = std::move(printed);
+    node->options = std::move(values);
+    return node;
+  }
+
+  const Runner<IR>* leaf() const {
+    const auto* runner = std::get_if<0>(&body);
+    return runner ? runner->get() : nullptr;
+  }
+  const Pipeline<IR>* pipeline() const { return std::get_if<1>(&body); }
 
   PassInfo info;
   std::unique_ptr<OwnedInfo> storage = nullptr;
-  /// Children of a pipeline, in order.
-  std::vector<std::shared_ptr<const PassNode>> children = {};
-  /// A pipeline: prints as `seq(...)` of its children, and plans as them.
-  bool sequence = false;
-  /// Where this pipeline's passes find their requirements; null: the enclosing one's.
-  const PassSource<IR>* source = nullptr;
   /// Option values, for printing the pass as pipeline text.
-  std::vector<std::pair<std::string, Value>> options = {};
+  Options options = {};
   /// When set, the pass prints as this name (a pipeline registered by name).
-  std::string registered_as = {};
-  /// The list of pipeline text: its passes stand at the top, as if run one by
-  /// one, so it is no pass of its own to instruments or in error paths.
-  bool transparent = false;
-  /// A pipeline that decided at compile time which passes run (`Compiled`):
-  /// the context does not gate them.
-  bool decided = false;
-  /// A function pass: it drops the analysis results of the functions it ran on only.
-  bool function_pass = false;
-  /// How a plan runs this leaf: set by each node type to jumps that call its
-  /// `run` directly.
-  std::array<Jump<IR>, 2> jumps = jumps_of<IR, PassNode>;
+  std::string printed_as = {};
+  Body body;
 
   /// The plan for the last context settings it ran under.
   std::shared_ptr<const Plan<IR>> plan_for(const PassContext& ctx) const;
@@ -205,12 +217,13 @@ struct PassNode {
   mutable std::shared_ptr<const Plan<IR>> plan_;
 };
 
-/// One step of a plan.
+/// One step of a plan: run a pass, open a pipeline, or close one.
 template <class IR>
 struct PlanStep {
   enum class Kind : unsigned char { pass, open, close };
   const PassNode<IR>* node = nullptr;
-  Jump<IR> jump = nullptr;
+  /// What a pass step runs.
+  const Runner<IR>* runner = nullptr;
   Kind kind = Kind::pass;
   RunReason reason = RunReason::listed;
   std::size_t depth = 0;
@@ -238,19 +251,11 @@ inline PassError pass_failure(std::string_view name, const std::string& path, st
   return PassError(fmt::format("pass '{}' failed{}: {}", name, where, what), std::string(name), path);
 }
 
-/// The instrument hook's exception in flight on this thread, if any: it
-/// passes through every pass around it as itself (TVM's rule: an instrument's
-/// failure is not the pipeline's).
-inline std::exception_ptr& hook_exception() {
-  thread_local std::exception_ptr exception;
-  return exception;
-}
-
 /// Runs `body`, a pass. What it throws becomes a PassError that names the pass
 /// and its path (`path()` makes it, only then), with the cause nested. Passed
 /// on as they are: a PassError from further in (it names its pass already), a
 /// RequirementError (a pipeline that cannot run), and an instrument's
-/// exception.
+/// exception (`InstrumentFailure`).
 template <class Body, class Path>
 inline auto guarded(std::string_view name, Path path, Body&& body) -> decltype(body()) {
   try {
@@ -259,15 +264,12 @@ inline auto guarded(std::string_view name, Path path, Body&& body) -> decltype(b
     throw;
   } catch (const RequirementError&) {
     throw;
+  } catch (const InstrumentFailure&) {
+    throw;
+  } catch (const std::exception& error) {
+    std::throw_with_nested(pass_failure(name, path(), error.what()));
   } catch (...) {
-    if (std::current_exception() == hook_exception()) throw;
-    try {
-      throw;
-    } catch (const std::exception& error) {
-      std::throw_with_nested(pass_failure(name, path(), error.what()));
-    } catch (...) {
-      std::throw_with_nested(pass_failure(name, path(), "unknown exception"));
-    }
+    std::throw_with_nested(pass_failure(name, path(), "unknown exception"));
   }
 }
 
@@ -302,23 +304,20 @@ inline std::string path_text(const std::vector<std::string_view>& innermost_firs
 
 // -- Planning ----------------------------------------------------------------
 
-template <class IR, bool Watched>
-void open_jump(const PlanStep<IR>* step, Run<IR>& run);
-template <class IR, bool Watched>
-void close_jump(const PlanStep<IR>* step, Run<IR>& run);
-
 /// Makes the plan of a pipeline under a context: gates every pass, keeps the
-/// listed passes that running passes require, and inserts the required passes
-/// that do not hold where their user runs.
+/// listed passes that running passes require (`close_over_requirements`, the
+/// rule static pipelines apply at compile time), and inserts the required
+/// passes that do not hold where their user runs (`satisfy`).
 template <class IR>
 class Planner {
  public:
-  Planner(const PassContext& ctx) : ctx_(ctx), watched_(!ctx.instruments.empty()) {}
+  explicit Planner(const PassContext& ctx) : ctx_(ctx) {}
 
   Plan<IR> plan(const PassNode<IR>& root) {
     plan_.key = PlanKey::of(ctx_);
-    flatten(root, 0, npos, root.source ? root.source : global_source<IR>());
-    if (requires_any_) keep_listed_providers();
+    const Pipeline<IR>* pipeline = root.pipeline();
+    flatten(root, 0, npos, pipeline ? pipeline->source : nullptr, false);
+    keep_listed_providers();
     step_of_.assign(entries_.size(), npos);
     for (std::size_t i = 0; i < entries_.size(); ++i) place(i);
     return std::move(plan_);
@@ -340,61 +339,49 @@ class Planner {
   /// The pipeline as entries: pipelines open and close around their passes;
   /// what the context gates off is marked (a pipeline gated off is left out).
   void flatten(const PassNode<IR>& node, std::size_t depth, std::size_t parent, const PassSource<IR>* source,
-               bool decided = false) {
+               bool decided) {
     const bool enabled = decided || ctx_.pass_enabled(node.info);
-    if (!node.sequence) {
-      requires_any_ = requires_any_ || !node.info.required.empty();
+    const Pipeline<IR>* pipeline = node.pipeline();
+    if (!pipeline) {
       entries_.push_back({&node, Kind::pass, depth, parent, enabled, source});
       return;
     }
-    if (!enabled) return;
-    if (node.source) source = node.source;
-    decided = decided || node.decided;
-    if (node.transparent) {
-      for (const auto& child : node.children) flatten(*child, depth, parent, source, decided);
+    if (pipeline->source) source = pipeline->source;
+    if (pipeline->kind == PipelineKind::list) {
+      for (const auto& pass : pipeline->passes) flatten(*pass, depth, parent, source, decided);
       return;
     }
+    if (!enabled) return;
+    decided = decided || pipeline->kind == PipelineKind::compiled;
     const std::size_t open = entries_.size();
     entries_.push_back({&node, Kind::open, depth, parent, true, source});
-    for (const auto& child : node.children) flatten(*child, depth + 1, open, source, decided);
+    for (const auto& pass : pipeline->passes) flatten(*pass, depth + 1, open, source, decided);
     entries_.push_back({&node, Kind::close, depth, parent, true, source, {}, open});
   }
 
   /// A listed pass that a running pass requires runs too, whatever its opt
-  /// level, at its listed place (the last of its name before the user); one
-  /// that the context disables is an error naming its first user. The rule
-  /// of static pipelines (`close_over_requirements`).
+  /// level, at its listed place; one that the context disables is an error
+  /// naming its first user.
   void keep_listed_providers() {
-    std::vector<std::size_t> offsets(entries_.size() + 1);
-    std::vector<std::size_t> providers;
-    std::map<std::string_view, std::size_t, std::less<>> last;
+    std::vector<std::size_t> passes;  // entry index of each pass
+    std::vector<PassInfo> infos;
+    std::vector<unsigned char> runs;
     for (std::size_t i = 0; i < entries_.size(); ++i) {
-      offsets[i] = providers.size();
       if (entries_[i].kind != Kind::pass) continue;
-      for (std::string_view required : entries_[i].node->info.required) {
-        if (auto it = last.find(required); it != last.end()) providers.push_back(it->second);
-      }
-      last[entries_[i].node->info.name] = i;
+      passes.push_back(i);
+      infos.push_back(entries_[i].node->info);
+      runs.push_back(entries_[i].runs ? 1 : 0);
     }
-    offsets[entries_.size()] = providers.size();
-    std::size_t user = npos;
-    std::size_t disabled = npos;
-    for (std::size_t i = entries_.size(); i-- > 0;) {
-      if (!entries_[i].runs || entries_[i].kind != Kind::pass) continue;
-      for (std::size_t k = offsets[i]; k < offsets[i + 1]; ++k) {
-        Entry& provider = entries_[providers[k]];
-        if (provider.runs) continue;
-        if (ctx_.is_disabled(provider.node->info.name)) {
-          user = i;  // later users come first in this sweep: the last names the first user
-          disabled = providers[k];
-          continue;
-        }
-        provider.runs = true;
-        provider.required_by = entries_[i].node->info.name;
-      }
+    const Closure closure =
+        close_over_requirements(infos, std::move(runs), [&](std::string_view name) { return ctx_.is_disabled(name); });
+    if (closure.finding.problem == Problem::disabled_required) {
+      throw RequirementError(requirement_disabled(infos[closure.finding.pass].name, infos[closure.finding.other].name));
     }
-    if (user != npos) {
-      throw RequirementError(requirement_disabled(entries_[user].node->info.name, entries_[disabled].node->info.name));
+    for (std::size_t k = 0; k < passes.size(); ++k) {
+      Entry& entry = entries_[passes[k]];
+      if (entry.runs || !closure.runs[k]) continue;
+      entry.runs = true;
+      entry.required_by = infos[closure.required_by[k]].name;
     }
   }
 
@@ -402,12 +389,11 @@ class Planner {
   /// the one a registry has under it.
   struct Table {
     Planner& planner;
-    const PassSource<IR>* source = nullptr;
+    const PassSource<IR>& source;
     const PassInfo& info(std::size_t id) const { return planner.nodes_[id]->info; }
     std::size_t find(std::string_view name) const {
       if (auto it = planner.ids_.find(name); it != planner.ids_.end()) return it->second;
-      if (!source) return npos;
-      std::shared_ptr<const PassNode<IR>> node = source->find_node(name);
+      std::shared_ptr<const PassNode<IR>> node = source.find_node(name);
       if (!node) return npos;
       const std::size_t id = planner.name(node.get());
       planner.ids_.emplace(name, id);
@@ -433,17 +419,14 @@ class Planner {
     const std::size_t parent = entry.parent == npos ? npos : step_of_[entry.parent];
     if (entry.kind == Kind::open) {
       step_of_[i] = steps.size();
-      steps.push_back({.node = entry.node, .jump = &open_jump<IR, false>, .kind = Kind::open, .depth = entry.depth,
-                       .parent = parent});
-      if (watched_) steps.back().jump = &open_jump<IR, true>;
+      steps.push_back({.node = entry.node, .kind = Kind::open, .depth = entry.depth, .parent = parent});
       return;
     }
     if (entry.kind == Kind::close) {
       const std::size_t open = step_of_[entry.match];
       steps[open].match = steps.size();
-      steps.push_back({.node = entry.node, .jump = &close_jump<IR, false>, .kind = Kind::close, .depth = entry.depth,
-                       .parent = parent, .match = open});
-      if (watched_) steps.back().jump = &close_jump<IR, true>;
+      steps.push_back(
+          {.node = entry.node, .kind = Kind::close, .depth = entry.depth, .parent = parent, .match = open});
       return;
     }
     if (!entry.runs) return;
@@ -475,7 +458,7 @@ class Planner {
   void add(const PassNode<IR>& node, RunReason reason, std::string_view required_by, std::string_view invalidated_by,
            std::size_t depth, std::size_t parent) {
     plan_.steps.push_back({.node = &node,
-                           .jump = node.jumps[watched_ ? 1 : 0],
+                           .runner = node.leaf(),
                            .kind = Kind::pass,
                            .reason = reason,
                            .depth = depth,
@@ -486,7 +469,9 @@ class Planner {
 
   /// Inserts before `user` the passes its requirements need (`satisfy`).
   void satisfy_requirements(const Entry& user, std::size_t parent) {
-    Table table{*this, user.source};
+    // A pipeline built without a registry finds passes in the process-wide one.
+    const PassSource<IR>& source = user.source ? *user.source : process_registry<IR>();
+    Table table{*this, source};
     const std::size_t id = name(user.node);
     std::vector<std::size_t> chain;
     auto emit = [&](std::size_t required, RunReason reason, std::size_t required_by) {
@@ -513,8 +498,8 @@ class Planner {
     const std::string_view missing = info.required[finding.requirement];
     std::vector<std::string_view> path = names(chain);
     path.push_back(missing);
-    throw RequirementError(requirement_missing(
-        info.name, missing, user.source ? did_you_mean(missing, user.source->node_names()) : std::string(), path));
+    throw RequirementError(
+        requirement_missing(info.name, missing, did_you_mean(missing, source.node_names()), path));
   }
 
   std::vector<std::string_view> names(const std::vector<std::size_t>& ids) const {
@@ -526,27 +511,24 @@ class Planner {
   /// A required pass; one that is a pipeline runs whole.
   void insert(const PassNode<IR>& node, RunReason reason, std::string_view required_by,
               std::string_view invalidated_by, std::size_t depth, std::size_t parent) {
-    if (!node.sequence) {
+    const Pipeline<IR>* pipeline = node.pipeline();
+    if (!pipeline) {
       add(node, reason, required_by, invalidated_by, depth, parent);
       return;
     }
     std::vector<PlanStep<IR>>& steps = plan_.steps;
     const std::size_t open = steps.size();
-    steps.push_back({.node = &node, .jump = watched_ ? &open_jump<IR, true> : &open_jump<IR, false>,
-                     .kind = Kind::open, .reason = reason, .depth = depth, .parent = parent,
+    steps.push_back({.node = &node, .kind = Kind::open, .reason = reason, .depth = depth, .parent = parent,
                      .required_by = required_by, .invalidated_by = invalidated_by});
-    for (const auto& child : node.children) {
-      insert(*child, RunReason::listed, {}, {}, depth + 1, open);
-      if (!child->sequence) validity_.ran(child->info, name(child.get()), steps.size() - 1, name_of());
+    for (const auto& pass : pipeline->passes) {
+      insert(*pass, RunReason::listed, {}, {}, depth + 1, open);
+      if (pass->leaf()) validity_.ran(pass->info, name(pass.get()), steps.size() - 1, name_of());
     }
     steps[open].match = steps.size();
-    steps.push_back({.node = &node, .jump = watched_ ? &close_jump<IR, true> : &close_jump<IR, false>,
-                     .kind = Kind::close, .depth = depth, .parent = parent, .match = open});
+    steps.push_back({.node = &node, .kind = Kind::close, .depth = depth, .parent = parent, .match = open});
   }
 
   const PassContext& ctx_;
-  bool watched_;
-  bool requires_any_ = false;
   Plan<IR> plan_;
   std::vector<Entry> entries_;
   std::vector<std::size_t> step_of_;
@@ -570,6 +552,10 @@ std::shared_ptr<const Plan<IR>> PassNode<IR>::plan_for(const PassContext& ctx) c
 // -- Running -----------------------------------------------------------------
 
 /// One run of a plan: the IR between steps, and the instruments' view of it.
+/// A run begun inside a pass of another run under the same context (a fixed
+/// point's rounds, a pass that runs a pipeline) continues that run: its
+/// passes stand one level below the pass that began it, and the sequence
+/// numbers go on.
 template <class IR>
 class Run {
  public:
@@ -586,86 +572,91 @@ class Run {
     // entered or not, and so do function passes' workers.
     const PassContext::Binding current(ctx);
     Run run(plan, ctx, std::move(ir), analyses);
-    const PlanStep<IR>* first = plan.steps.data();
     try {
-      first->jump(first, run);
+      if (plan.key.watched) {
+        run.loop<true>();
+      } else {
+        run.loop<false>();
+      }
     } catch (...) {
       run.unwind();
+      // An instrument's exception leaves the outermost run as itself.
+      if (!run.outer_) rethrow_unwrapped();
       throw;
     }
     return std::move(run.ir_);
   }
 
-  const PlanStep<IR>* end() const { return end_; }
-
-  /// A pass's step, with the hooks around it when `Watched`.
-  template <class Node, bool Watched>
-  [[gnu::always_inline]] inline void run_pass(const PlanStep<IR>& step) {
-    const PassNode<IR>& node = *step.node;
-    if constexpr (Watched) {
-      const PassPlace place = place_of(step);
-      if (!admitted(node.info, place)) return;
-      notify_before(node.info, place);
-      try {
-        ir_ = guarded(node.info.name, [&] { return path_of(step); },
-                      [&] { return call<Node>(node, keeps_input_ ? IR(ir_) : std::move(ir_)); });
-      } catch (...) {
-        after_failed(node.info, keeps_input_ ? IRView(ir_) : IRView(), place);
-        throw;
-      }
-      after_pass(analyses_, node.info, node.function_pass, ir_);
-      notify_after(node.info, place);
-    } else {
-      ir_ = guarded(node.info.name, [&] { return path_of(step); }, [&] { return call<Node>(node, std::move(ir_)); });
-      after_pass(analyses_, node.info, node.function_pass, ir_);
-    }
-  }
-
-  /// A pipeline opens: its hooks, and the step to go on with (after its
-  /// close when an instrument vetoes it).
-  template <bool Watched>
-  inline const PlanStep<IR>* open(const PlanStep<IR>* step) {
-    if constexpr (Watched) {
-      const PassPlace place = place_of(*step);
-      if (!admitted(step->node->info, place)) return first_ + step->match + 1;
-      notify_before(step->node->info, place);
-      open_.emplace_back(static_cast<std::size_t>(step - first_), place);
-    }
-    return step + 1;
-  }
-
-  template <bool Watched>
-  inline void close(const PlanStep<IR>* step) {
-    if constexpr (Watched) {
-      const PassPlace place = open_.back().second;
-      open_.pop_back();
-      notify_after(step->node->info, place);
-    }
-  }
-
  private:
   Run(const Plan<IR>& plan, PassContext& ctx, IR ir, AnalysisManager<IR>& analyses)
       : ctx_(ctx), ir_(std::move(ir)), first_(plan.steps.data()), end_(first_ + plan.steps.size()),
-        analyses_(analyses) {
+        analyses_(analyses), outer_(analyses.run_), sequence_(outer_ ? outer_->sequence_ : own_sequence_),
+        depth_(outer_ ? outer_->depth_ + outer_->at_->depth + 1 : 0) {
+    analyses.run_ = this;
     for (const auto& instrument : ctx.instruments) {
       watchers_.push_back(instrument.get());
       keeps_input_ = keeps_input_ || instrument->wants_failed_input();
     }
   }
+  Run(const Run&) = delete;
+  Run& operator=(const Run&) = delete;
+  ~Run() { analyses_.run_ = outer_; }
 
-  /// Runs a leaf: directly when its type is known, else by its virtual `run`.
-  template <class Node>
-  inline IR call(const PassNode<IR>& node, IR ir) {
-    if constexpr (std::is_same_v<Node, PassNode<IR>>) {
-      return node.run(std::move(ir), ctx_);
-    } else {
-      return static_cast<const Node&>(node).Node::run(std::move(ir), ctx_);
+  /// The one loop: each step in order. A pass step runs its pass (asking the
+  /// instruments first, telling them before and after); a pipeline's steps
+  /// tell them it opens and closes. Without instruments, only passes run.
+  template <bool Watched>
+  void loop() {
+    for (at_ = first_; at_ != end_; ++at_) {
+      const PlanStep<IR>& step = *at_;
+      const PassInfo& info = step.node->info;
+      if (step.kind == PlanStep<IR>::Kind::pass) {
+        const Runner<IR>& runner = *step.runner;
+        if constexpr (Watched) {
+          const PassPlace place = place_of(step);
+          if (!admitted(info, place)) continue;
+          notify_before(info, place);
+          try {
+            ir_ = guarded(info.name, [&] { return path_of(step); },
+                          [&] { return runner.run(keeps_input_ ? IR(ir_) : std::move(ir_), ctx_); });
+          } catch (...) {
+            after_failed(info, keeps_input_ ? IRView(ir_) : IRView(), place);
+            throw;
+          }
+          after_pass(analyses_, info, runner.on_functions, ir_);
+          notify_after(info, place);
+        } else {
+          ir_ = guarded(info.name, [&] { return path_of(step); },
+                        [&] { return runner.run(std::move(ir_), ctx_); });
+          after_pass(analyses_, info, runner.on_functions, ir_);
+        }
+      } else if constexpr (Watched) {
+        if (step.kind == PlanStep<IR>::Kind::open) {
+          const PassPlace place = place_of(step);
+          if (!admitted(info, place)) {
+            at_ = first_ + step.match;  // vetoed: on after its close
+            continue;
+          }
+          notify_before(info, place);
+          open_.emplace_back(static_cast<std::size_t>(at_ - first_), place);
+        } else {
+          const PassPlace place = open_.back().second;
+          open_.pop_back();
+          notify_after(info, place);
+        }
+      }
     }
   }
 
   PassPlace place_of(const PlanStep<IR>& step) {
-    return PassPlace{.depth = step.depth,
-                     .parent = step.parent == npos ? std::string_view() : first_[step.parent].node->info.name,
+    std::string_view parent;
+    if (step.parent != npos) {
+      parent = first_[step.parent].node->info.name;
+    } else if (outer_) {
+      parent = outer_->at_->node->info.name;
+    }
+    return PassPlace{.depth = depth_ + step.depth,
+                     .parent = parent,
                      .sequence = ++sequence_,
                      .required_by = step.required_by,
                      .reason = step.reason,
@@ -674,55 +665,63 @@ class Run {
                      .options = step.node->options};
   }
 
-  /// The names of the pipelines around `step` and its own, outermost first.
+  /// The names of the passes and pipelines around `step` (through the runs
+  /// this one continues) and its own, outermost first.
   std::string path_of(const PlanStep<IR>& step) const {
     std::vector<std::string_view> names{step.node->info.name};
-    for (std::size_t at = step.parent; at != npos; at = first_[at].parent) names.push_back(first_[at].node->info.name);
+    for (const Run* run = this; run; run = run->outer_) {
+      const std::size_t start = run == this ? step.parent : run->at_ - run->first_;
+      for (std::size_t at = start; at != npos; at = run->first_[at].parent) names.push_back(run->first_[at].node->info.name);
+    }
     return path_text(names);
   }
 
   /// Every instrument is asked, and all must agree; passes the context requires are not asked about.
-  inline bool admitted(const PassInfo& info, const PassPlace& place) {
+  bool admitted(const PassInfo& info, const PassPlace& place) {
     if (ctx_.is_required(info.name)) return true;
     bool admitted = true;
-    try {
+    call_hook([&] {
       for (Instrument* instrument : watchers_) admitted = instrument->should_run(info, IRView(ir_), place) && admitted;
-    } catch (...) {
-      hook_failed();
-    }
+    });
     return admitted;
   }
 
   /// Before hooks, in order. If one throws, the instruments whose before hook
   /// ran hear `after_failed_pass`, so that what they pair (a timer, a trace
-  /// span) is closed, and the exception goes on as itself.
-  inline void notify_before(const PassInfo& info, const PassPlace& place) {
+  /// span) is closed, and the exception goes on as the instrument's.
+  void notify_before(const PassInfo& info, const PassPlace& place) {
     std::size_t told = 0;
     try {
-      for (; told < watchers_.size(); ++told) watchers_[told]->before_pass(info, IRView(ir_), place);
+      call_hook([&] {
+        for (; told < watchers_.size(); ++told) watchers_[told]->before_pass(info, IRView(ir_), place);
+      });
     } catch (...) {
       close_quietly(0, told, info, place);
-      hook_failed();
+      throw;
     }
   }
 
   /// After hooks, in order. If one throws, the instruments after it, which
   /// had their before hook, hear `after_failed_pass` instead.
-  inline void notify_after(const PassInfo& info, const PassPlace& place) {
+  void notify_after(const PassInfo& info, const PassPlace& place) {
     std::size_t told = 0;
     try {
-      for (; told < watchers_.size(); ++told) watchers_[told]->after_pass(info, IRView(ir_), place);
+      call_hook([&] {
+        for (; told < watchers_.size(); ++told) watchers_[told]->after_pass(info, IRView(ir_), place);
+      });
     } catch (...) {
       close_quietly(told + 1, watchers_.size(), info, place);
-      hook_failed();
+      throw;
     }
   }
 
   /// Tells every instrument that the pass failed on `input`; call it from a handler.
   [[gnu::noinline]] void after_failed(const PassInfo& info, IRView input, const PassPlace& place) {
-    for (Instrument* instrument : watchers_) {
-      instrument->after_failed_pass(info, input, place, std::current_exception());
-    }
+    call_hook([&] {
+      for (Instrument* instrument : watchers_) {
+        instrument->after_failed_pass(info, input, place, exception_in_flight());
+      }
+    });
   }
 
   /// `after_failed_pass` for instruments [from, to) while an exception is in
@@ -731,15 +730,10 @@ class Run {
                                       IRView input = {}) {
     for (std::size_t k = from; k < to; ++k) {
       try {
-        watchers_[k]->after_failed_pass(info, input, place, std::current_exception());
+        watchers_[k]->after_failed_pass(info, input, place, exception_in_flight());
       } catch (...) {  // NOLINT(bugprone-empty-catch): the first exception is the one reported
       }
     }
-  }
-
-  [[noreturn]] [[gnu::noinline]] void hook_failed() {
-    hook_exception() = std::current_exception();
-    throw;
   }
 
   /// The pipelines open when a step threw hear that they failed, innermost
@@ -756,32 +750,16 @@ class Run {
   IR ir_;
   const PlanStep<IR>* first_;
   const PlanStep<IR>* end_;
+  const PlanStep<IR>* at_ = nullptr;  // the step running
   AnalysisManager<IR>& analyses_;
+  Run* outer_;                  // the run this one continues, if any
+  std::size_t own_sequence_ = 0;
+  std::size_t& sequence_;       // of the outermost run
+  std::size_t depth_;           // of this run's top steps
   std::vector<Instrument*> watchers_;
   bool keeps_input_ = false;  // some instrument wants a failed pass's input
-  std::size_t sequence_ = 0;
   std::vector<std::pair<std::size_t, PassPlace>> open_;  // the pipelines open: their step and place
 };
-
-template <class IR, class Node, bool Watched>
-void pass_jump(const PlanStep<IR>* step, Run<IR>& run) {
-  run.template run_pass<Node, Watched>(*step);
-  ++step;
-  if (step != run.end()) [[clang::musttail]] return step->jump(step, run);
-}
-
-template <class IR, bool Watched>
-void open_jump(const PlanStep<IR>* step, Run<IR>& run) {
-  step = run.template open<Watched>(step);
-  if (step != run.end()) [[clang::musttail]] return step->jump(step, run);
-}
-
-template <class IR, bool Watched>
-void close_jump(const PlanStep<IR>* step, Run<IR>& run) {
-  run.template close<Watched>(step);
-  ++step;
-  if (step != run.end()) [[clang::musttail]] return step->jump(step, run);
-}
 
 /// Runs `node` on `ir` under `ctx`: its plan, by the one loop.
 template <class IR>

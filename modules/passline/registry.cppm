@@ -103,12 +103,8 @@ class Registry final : public detail::PassSource<IR>, public detail::PassCatalog
   /// The process-wide registry for IR, where required passes are found when a
   /// pipeline was not built from a registry of its own.
   static Registry& global() {
-    static Registry* registry = [] {
-      static Registry instance;
-      detail::global_source<IR>() = &instance;
-      return &instance;
-    }();
-    return *registry;
+    static Registry registry;
+    return registry;
   }
 
   /// Registers the static pass type P under its PassInfo's name, with its options.
@@ -211,12 +207,12 @@ class Registry final : public detail::PassSource<IR>, public detail::PassCatalog
 
   /// A runtime pipeline whose passes find their requirements in this registry.
   Pass<IR> sequential(std::vector<Pass<IR>> passes, const SequentialInfo& info = {}) const {
-    return detail::make_sequential(std::move(passes), info, this);
+    return detail::make_pipeline(std::move(passes), info, this);
   }
 
   std::shared_ptr<const detail::PassNode<IR>> find_node(std::string_view name) const override {
     if (!contains(name)) return nullptr;
-    return create(name).shared_node();
+    return detail::NodeAccess::node(create(name));
   }
   std::vector<std::string_view> node_names() const override { return names(); }
 
@@ -253,8 +249,8 @@ class Registry final : public detail::PassSource<IR>, public detail::PassCatalog
   /// name, a pass with the option values it was made with.
   static Pass<IR> stamp(const Entry& entry, Pass<IR> made, OptionValues values) {
     if (!entry.pipeline && made.options() == values) return made;
-    return Pass<IR>(std::make_shared<const detail::RenamedNode<IR>>(
-        entry.info.info, made.shared_node(), entry.pipeline ? std::string(entry.info.name) : std::string(),
+    return detail::NodeAccess::pass(detail::NodeAccess::node(made)->renamed(
+        entry.info.info, entry.pipeline ? std::string(entry.info.name) : std::string(),
         entry.pipeline ? OptionValues{} : std::move(values)));
   }
 
@@ -263,3 +259,12 @@ class Registry final : public detail::PassSource<IR>, public detail::PassCatalog
 };
 
 }  // namespace passline
+
+namespace passline::detail {
+
+template <class IR>
+const PassSource<IR>& process_registry() {
+  return Registry<IR>::global();
+}
+
+}  // namespace passline::detail

@@ -10,8 +10,15 @@
 // A table names passes by a dense id: the position of the first pass of each
 // name. It answers `info(id)` and `find(name)` (an id, or `npos`); at run
 // time it may grow as required passes are found in a registry.
+//
+// Which listed passes run is one rule too (`close_over_requirements`): those
+// the gate admits, and every earlier pass they require, transitively. The
+// compiled form applies it at compile time, the planner at plan time.
 module;
+#include <bit>
 #include <cstddef>
+#include <cstdint>
+#include <span>
 #include <string_view>
 #include <vector>
 export module passline:requirements;
@@ -94,6 +101,102 @@ class Validity {
   std::vector<std::size_t> broken_by_;
   std::vector<std::size_t> live_;  // the ids that hold
 };
+
+/// A map from pass names to positions, in constexpr code as at run time:
+/// open addressing over a table twice the size of the names it may hold,
+/// so that checks stay linear in the number of passes.
+class NameIndex {
+ public:
+  constexpr explicit NameIndex(std::size_t names)
+      : names_(std::bit_ceil(2 * names + 2), std::string_view()), positions_(names_.size(), npos) {}
+
+  /// The position already stored for `name`, or `position` after storing it.
+  constexpr std::size_t insert(std::string_view name, std::size_t position) {
+    const std::size_t slot = find_slot(name);
+    if (positions_[slot] == npos) {
+      names_[slot] = name;
+      positions_[slot] = position;
+    }
+    return positions_[slot];
+  }
+
+  /// Stores `position` for `name`, replacing what was there.
+  constexpr void assign(std::string_view name, std::size_t position) {
+    const std::size_t slot = find_slot(name);
+    names_[slot] = name;
+    positions_[slot] = position;
+  }
+
+  /// The position stored for `name`, or `npos`.
+  constexpr std::size_t find(std::string_view name) const { return positions_[find_slot(name)]; }
+
+ private:
+  static constexpr std::uint64_t hash(std::string_view name) {
+    std::uint64_t hash = 14695981039346656037ull;  // FNV-1a
+    for (char c : name) hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+    return hash;
+  }
+  constexpr std::size_t find_slot(std::string_view name) const {
+    const std::size_t mask = names_.size() - 1;
+    std::size_t slot = hash(name) & mask;
+    while (positions_[slot] != npos && names_[slot] != name) slot = (slot + 1) & mask;
+    return slot;
+  }
+
+  std::vector<std::string_view> names_;
+  std::vector<std::size_t> positions_;
+};
+
+/// Which passes of a flat pipeline run, and why.
+struct Closure {
+  std::vector<unsigned char> runs;  // per pass
+  /// Per pass that runs only because a later pass requires it: that pass (the
+  /// last such user); `npos` for the others.
+  std::vector<std::size_t> required_by;
+  /// `disabled_required`: `pass`, the first user of `other`, which is disabled.
+  Finding finding{};
+};
+
+/// Which passes of `infos` run: those `enabled` marks, and every pass they
+/// require, transitively: a required pass runs whenever its user does. A
+/// user's provider is the last pass of the required name before it (the one
+/// whose work holds when it runs); a name provided only later, or not at all,
+/// is left to the ordering check or to resolution. A provider that
+/// `disabled` names stops the closure with a finding naming its first user.
+template <class Disabled>
+constexpr Closure close_over_requirements(std::span<const PassInfo> infos, std::vector<unsigned char> enabled,
+                                          Disabled disabled) {
+  const std::size_t n = infos.size();
+  // For each pass, its providers, flattened: those of pass i are [offsets[i], offsets[i + 1]).
+  std::vector<std::size_t> providers;
+  std::vector<std::size_t> offsets(n + 1, 0);
+  NameIndex last(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    offsets[i] = providers.size();
+    for (std::string_view required : infos[i].required) {
+      if (const std::size_t j = last.find(required); j != npos) providers.push_back(j);
+    }
+    if (!infos[i].name.empty()) last.assign(infos[i].name, i);
+  }
+  offsets[n] = providers.size();
+  Closure closure{.runs = std::move(enabled), .required_by = std::vector<std::size_t>(n, npos)};
+  // Providers come before their users, so one backward sweep closes the set.
+  for (std::size_t i = n; i-- > 0;) {
+    if (!closure.runs[i]) continue;
+    for (std::size_t k = offsets[i]; k < offsets[i + 1]; ++k) {
+      const std::size_t j = providers[k];
+      if (closure.runs[j]) continue;
+      if (disabled(infos[j].name)) {
+        // Later users come first in this sweep: the last finding names the first user.
+        closure.finding = {.problem = Problem::disabled_required, .pass = i, .other = j};
+        continue;
+      }
+      closure.runs[j] = 1;
+      closure.required_by[j] = i;
+    }
+  }
+  return closure;
+}
 
 /// Makes the requirements of the pass with id `user` hold: each required pass
 /// that does not hold runs first, after its own requirements, transitively.

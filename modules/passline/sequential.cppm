@@ -5,24 +5,20 @@
 // (nested Sequentials are flattened for this, so an inner pipeline may rely on
 // an outer one). One static_assert reports the first problem.
 //
-// At run time the PassContext gates each pass by the rule the runtime layer
-// uses, required passes included: a pass that a running pass requires runs too,
-// whatever its opt level, and a disabled one is an error. The lowest level at
-// which each pass runs is computed at compile time, so under a context with
-// nothing to say beyond the opt level the gate is one comparison per pass and
-// each pass is called directly. Under any other context the pipeline runs the
-// plan a runtime pipeline of the same passes runs (`:plan`): one behaviour,
-// hooks and errors alike. Runtime slots (`Slot`) are filled when the pipeline
+// At run time the pipeline runs its plan (`:plan`), the one a runtime
+// pipeline of the same passes runs: the PassContext gates each pass by the
+// same rule, required passes included (a pass that a running pass requires
+// runs too, whatever its opt level, and a disabled one is an error), with the
+// same hooks and errors. Runtime slots (`Slot`) are filled when the pipeline
 // is constructed.
 module;
 #include <boost/hana.hpp>
 
-#include <fmt/format.h>
 
 #include <algorithm>
 #include <array>
 #include <cstddef>
-#include <initializer_list>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -44,16 +40,6 @@ import :slot;
 namespace hana = boost::hana;
 
 namespace passline::detail {
-
-/// Runs `step<L, I>(ir)` for each leaf L at position I for which `runs(I)`
-/// holds, in order. The braced list sequences the calls without nesting,
-/// whatever their number.
-template <class IR, class... Ls, std::size_t... I, class Runs, class Step>
-IR run_where(TypeList<Ls...>, std::index_sequence<I...>, Runs runs, IR ir, Step step) {
-  (void)std::initializer_list<int>{
-      (runs(I) ? void(ir = step.template operator()<Ls, I>(std::move(ir))) : void(), 0)...};
-  return ir;
-}
 
 /// Position of each leaf among the slots (meaningful for slots only), and their number.
 template <class... Ls>
@@ -110,11 +96,6 @@ struct Sequential {
   using Fillers = detail::SlotFillers<typename Facts::Leaves>;
   /// The number of runtime slots, over nested pipelines too.
   static constexpr std::size_t slot_count = Fillers::count;
-  /// Whether resolution inserted passes for requirements: those run only
-  /// where their requirement does not hold, which the plan decides.
-  static constexpr bool has_inserted =
-      std::ranges::any_of(Facts::infos, [](const PassInfo& pass) { return pass.opt_level == only_when_required; });
-
   Sequential() = default;
   /// Fills the runtime slots, in the order they appear in the flattened pipeline.
   template <class... Fill>
@@ -136,11 +117,8 @@ struct Sequential {
     return (*this)(std::move(ir), PassContext::current());
   }
 
-  /// Runs without the compile-time checks. Under a context with nothing to
-  /// say beyond the opt level, each pass the level admits (or a pass that
-  /// requires it) is called directly, guarded as a runtime pipeline guards it;
-  /// under any other, or when resolution inserted passes, the pipeline runs
-  /// its plan, as a runtime pipeline of the same passes does.
+  /// Runs without the compile-time checks: the plan a runtime pipeline of
+  /// the same passes runs, made once per context settings.
   template <class IR>
   IR run(IR ir, PassContext& ctx) const {
     return run_as<Sequential>(*this, std::move(ir), ctx);
@@ -167,36 +145,16 @@ struct Sequential {
 
   template <class Self, class IR>
   static IR run_as(const Self& self, IR ir, PassContext& ctx) {
-    if constexpr (slot_count == 0 && !has_inserted) {
-      if (ctx.is_plain()) return run_plain<Self>(std::move(ir), ctx);
-      static const detail::StaticNode<IR, Self> node{Self{}};
-      return detail::run_node(node, std::move(ir), ctx);
+    if constexpr (slot_count == 0) {
+      // One node, and so one cached plan, per pipeline type.
+      static const std::shared_ptr<const detail::PassNode<IR>> node = detail::static_node<IR>(Self{});
+      return detail::run_node(*node, std::move(ir), ctx);
     } else {
-      const detail::StaticNode<IR, Self> node{self};
-      return detail::run_node(node, std::move(ir), ctx);
+      return detail::run_node(*detail::static_node<IR>(self), std::move(ir), ctx);
     }
   }
 
  private:
-  template <class Self, class IR>
-  static IR run_plain(IR ir, PassContext& ctx) {
-    AnalysisManager<IR>& analyses = ctx.analyses<IR>();
-    if (analyses.in_functions()) {
-      PassContext own = detail::context_within_function(ctx);
-      return run_plain<Self>(std::move(ir), own);
-    }
-    const typename AnalysisManager<IR>::Keeping keeping(analyses);
-    auto reaches = [&](std::size_t i) { return ctx.opt_level >= Facts::levels[i]; };
-    auto call = [&]<class L, std::size_t I>(IR input) {
-      IR output = detail::guarded(
-          Facts::infos[I].name, [] { return detail::path_text({Facts::infos[I].name, Self::info.name}); },
-          [&] { return detail::invoke_pass(L{}, std::move(input), ctx); });
-      detail::after_pass(analyses, Facts::infos[I], !ModulePass<L, IR>, output);
-      return output;
-    };
-    return detail::run_where(Facts::leaves, std::make_index_sequence<Facts::size>{}, reaches, std::move(ir), call);
-  }
-
   template <class L, std::size_t I>
   L leaf() const {
     if constexpr (detail::RuntimeSlot<L>) {

@@ -64,16 +64,6 @@ std::vector<std::string> closest_names(std::string_view name, const std::vector<
          | ranges::to<std::vector>();
 }
 
-/// `a -> b -> c`: how chains of passes read in messages.
-std::string join_names(const std::vector<std::string_view>& names, std::string_view separator) {
-  std::string text;
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    if (i > 0) text += separator;
-    text += names[i];
-  }
-  return text;
-}
-
 }  // namespace passline::detail
 
 export namespace passline {

@@ -50,19 +50,19 @@ inline std::string with_options(std::string_view name, std::span<const std::pair
 /// One step of a plan: a pass with its options, or a pipeline's name.
 template <class IR>
 std::string step_text(const PassNode<IR>& node) {
-  if (node.sequence) return std::string(node.info.name);
+  if (node.pipeline()) return std::string(node.info.name);
   return with_options(node.info.name, node.options);
 }
 
 /// `A,B,seq(C,D)` at the top; `seq(...)` when nested.
 template <class IR>
 std::string node_text(const PassNode<IR>& node, bool top) {
-  if (!node.registered_as.empty()) return node.registered_as;
-  if (node.sequence) {
+  if (!node.printed_as.empty()) return node.printed_as;
+  if (const auto* pipeline = node.pipeline()) {
     std::string text = top ? "" : "seq(";
-    for (std::size_t i = 0; i < node.children.size(); ++i) {
+    for (std::size_t i = 0; i < pipeline->passes.size(); ++i) {
       if (i > 0) text += ",";
-      text += node_text(*node.children[i], false);
+      text += node_text(*pipeline->passes[i], false);
     }
     return top ? text : text + ")";
   }

@@ -5,8 +5,10 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 import passline;
@@ -139,3 +141,33 @@ TEST(ParallelFor, ThreadCountReadsTheThreadsKey) {
   EXPECT_EQ(passline::thread_count(with_threads(0)), passline::hardware_threads());
   EXPECT_EQ(passline::thread_count(PassContext{}), passline::hardware_threads());
 }
+
+namespace {
+
+/// An instrument whose hook on the sixth function (`#5`: test functions have no names for instruments) throws, on whichever thread runs it.
+struct ThrowsOnFunctions final : passline::Instrument {
+  bool wants_functions() const override { return true; }
+  void before_function(const PassInfo&, std::string_view function) override {
+    if (function == "#5") throw std::out_of_range("no f5 here");
+  }
+};
+
+// An instrument's exception is the instrument's, not the pass's: it arrives
+// as itself from a worker thread as from the caller's, in a plain run, in a
+// nested one and in the compiled form.
+TEST(Parallel, AnInstrumentsExceptionFromAWorkerArrivesAsItself) {
+  using Static = passline::Sequential<FunctionStep<"A">, FunctionStep<"B">>;
+  using Compiled = passline::Compiled<0, Static>;
+  for (std::int64_t threads : {1, 4}) {
+    PassContext ctx = with_threads(threads);
+    ctx.instruments = {std::make_shared<ThrowsOnFunctions>()};
+    const Pass<Program> runtime = passline::sequential<Program>({FunctionStep<"A">{}, FunctionStep<"B">{}});
+    EXPECT_THROW((void)runtime(program(20), ctx), std::out_of_range) << threads;
+    EXPECT_THROW((void)Static{}(program(20), ctx), std::out_of_range) << threads;
+    EXPECT_THROW((void)Compiled{}(program(20), ctx), std::out_of_range) << threads;
+    const Pass<Program> nested = passline::fixed_point(Pass<Program>(Static{}), 3);
+    EXPECT_THROW((void)passline::sequential<Program>({nested})(program(20), ctx), std::out_of_range) << threads;
+  }
+}
+
+}  // namespace

@@ -175,6 +175,20 @@ TEST(Plan, TheSamePassErrorOnEveryPath) {
               (void)passline::sequential<Trace>({Pass<Trace>(Infer{}), Pass<Trace>(Broken{})})(Trace{}, ctx);
             }),
             expected);
+  // The compiled form: the chain of calls, failing as every other form fails.
+  EXPECT_EQ(error_of([] {
+              PassContext ctx;
+              (void)passline::Compiled<2, Pipeline>{}(Trace{}, ctx);
+            }),
+            expected);
+  // Pipeline text: its list is no pipeline of its own; a seq(...) is.
+  EXPECT_EQ(error_of([] {
+              passline::Registry<Trace> registry;
+              registry.add<Infer>().add<Broken>();
+              PassContext ctx;
+              (void)passline::parse_pipeline<Trace>("seq(InferType,Broken)", registry)(Trace{}, ctx);
+            }),
+            expected);
 }
 
 }  // namespace
@@ -271,6 +285,59 @@ TEST(Plan, AFixedPointRunsUntilTheIRStopsChanging) {
   // Inside a pipeline it is one pass.
   EXPECT_EQ((passline::Sequential<Infer, passline::FixedPoint<2, Body, "Cleanup">>{}(Trace{}, ctx).ran),
             (Names{"InferType", "A", "B", "A", "B"}));
+}
+
+}  // namespace
+
+namespace {
+
+/// Records each pass and pipeline with its place: `depth:sequence Name (in Parent)`.
+struct Places final : passline::Instrument {
+  Names events;
+  void before_pass(const PassInfo& info, passline::IRView, const PassPlace& place) override {
+    events.push_back(std::to_string(place.depth) + ":" + std::to_string(place.sequence) + " " +
+                     std::string(info.name) + " (in " + std::string(place.parent) + ")");
+  }
+};
+
+// A fixed point's rounds, and a pass that runs a pipeline under its context,
+// continue the run they are in: instruments see one tree of depths and one
+// sequence, in the static and the runtime forms alike.
+TEST(Plan, InstrumentsSeeOneRunThroughAFixedPointsRounds) {
+  using Body = passline::Sequential<Until<"A", 3>, Until<"B", 3>>;
+  // After InferType the trace holds one entry: A and B record in the first
+  // round, nothing in the second, which ends the loop.
+  const Names expected{"0:1 Sequential (in )",        "1:2 InferType (in Sequential)", "1:3 Loop (in Sequential)",
+                       "2:4 Sequential (in Loop)",    "3:5 A (in Sequential)",         "3:6 B (in Sequential)",
+                       "2:7 Sequential (in Loop)",    "3:8 A (in Sequential)",         "3:9 B (in Sequential)"};
+  {
+    auto places = std::make_shared<Places>();
+    PassContext ctx;
+    ctx.instruments = {places};
+    (void)passline::sequential<Trace>({Pass<Trace>(Infer{}), Pass<Trace>(passline::FixedPoint<5, Body, "Loop">{})})(
+        Trace{}, ctx);
+    EXPECT_EQ(places->events, expected);
+  }
+  {
+    auto places = std::make_shared<Places>();
+    PassContext ctx;
+    ctx.instruments = {places};
+    (void)passline::sequential<Trace>({Pass<Trace>(Infer{}), passline::fixed_point(Pass<Trace>(Body{}), 5, "Loop")})(
+        Trace{}, ctx);
+    EXPECT_EQ(places->events, expected);
+  }
+}
+
+// A pass that fails inside a nested run is named by its whole path.
+TEST(Plan, AFailureInsideAFixedPointNamesItsWholePath) {
+  using Body = passline::Sequential<Until<"A", 3>, Broken>;
+  PassContext ctx;
+  try {
+    (void)passline::Sequential<Infer, passline::FixedPoint<5, Body, "Loop">>{}(Trace{}, ctx);
+    FAIL();
+  } catch (const passline::PassError& error) {
+    EXPECT_EQ(error.path(), "Sequential/Loop/Sequential/Broken");
+  }
 }
 
 }  // namespace
