@@ -15,9 +15,10 @@ if [[ "$want_stdout" != "-" ]]; then diff -u "$want_stdout" "$out" || fail "stdo
 if [[ -z "$want_stderr" ]]; then
   [[ ! -s "$err" ]] || fail "stderr is not empty"
 else
-  # The whole of stderr against one regex ('.' matches a newline too). Not
-  # grep: it would take each line of a regex with newlines as a pattern of its own.
-  perl -0777 -e 'my $text = <STDIN>; exit($text =~ /$ARGV[0]/s ? 0 : 1)' -- "$want_stderr" <"$err" ||
+  # The whole of stderr, from its first character to its last, against one
+  # regex ('.' matches a newline too). Not grep: it would take each line of
+  # a regex with newlines as a pattern of its own.
+  perl -0777 -e 'my $text = <STDIN>; exit($text =~ /\A(?:$ARGV[0])\z/s ? 0 : 1)' -- "$want_stderr" <"$err" ||
     fail "stderr does not match: $want_stderr"
 fi
 echo "ok"
