@@ -4,6 +4,12 @@
 #   // expect-error: <CMake regex>     (one or more; every one must match)
 #   // max-lines: <N>                  (diagnostic line budget, default 40)
 #   // max-errors: <N>                 (how many `error:` lines at most, default 1)
+#   // also-in: sequential compiled registry
+#                                      (variants: the case's pass or pipeline used
+#                                      inside each of these, see use.h; each must
+#                                      fail with the same budget)
+#   // expect-error-in-<context>: <CMake regex>
+#                                      (what a variant must print instead)
 # The lines that must fail sit under `#ifdef PASSLINE_COMPILE_FAIL`. The same file
 # without that macro is the case's twin and must compile, so that a broken include
 # or a typo cannot pass as an expected failure.
@@ -16,6 +22,28 @@ set(PASSLINE_COMPILE_FAIL_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/RunCompileFail.cmake)
 function(passline_compile_fail source)
   get_filename_component(name ${source} NAME_WE)
   get_filename_component(path ${source} ABSOLUTE)
+  file(STRINGS ${path} also REGEX "^// also-in: ")
+  string(REGEX REPLACE "^// also-in: " "" also "${also}")
+  separate_arguments(contexts UNIX_COMMAND "${also}")
+  foreach(context IN LISTS contexts)
+    set(target compile_fail_${name}_in_${context})
+    add_library(${target} OBJECT EXCLUDE_FROM_ALL ${path})
+    target_link_libraries(${target} PRIVATE ${ARGN})
+    string(TOUPPER ${context} upper)
+    target_compile_definitions(${target} PRIVATE PASSLINE_COMPILE_FAIL PASSLINE_IN_${upper})
+    add_test(NAME compile_fail.${name}.in_${context}
+      COMMAND ${CMAKE_COMMAND}
+        -DBUILD_DIR=${CMAKE_BINARY_DIR}
+        -DTARGET=${target}
+        -DSOURCE=${path}
+        -DKIND=fail
+        -DCONTEXT=${context}
+        -P ${PASSLINE_COMPILE_FAIL_SCRIPT})
+    set_tests_properties(compile_fail.${name}.in_${context} PROPERTIES
+      LABELS compile-fail
+      RESOURCE_LOCK passline-build-tree
+      TIMEOUT 120)
+  endforeach()
   foreach(kind fail twin)
     set(target compile_fail_${name}_${kind})
     add_library(${target} OBJECT EXCLUDE_FROM_ALL ${path})

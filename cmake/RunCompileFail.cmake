@@ -1,13 +1,18 @@
 # Runs one compile-fail case or its twin (see PasslineCompileFail.cmake).
 # Inputs: BUILD_DIR, TARGET, SOURCE, KIND (fail|twin).
 
-file(STRINGS ${SOURCE} header REGEX "^// (expect-error|max-lines|max-errors):")
+# Inputs: CONTEXT, for a variant that uses the case inside a pipeline or registry.
+
+file(STRINGS ${SOURCE} header REGEX "^// (expect-error[-a-z]*|max-lines|max-errors):")
 set(expected "")
+set(expected_here "")
 set(max_lines 40)
 set(max_errors 1)
 foreach(line IN LISTS header)
   if(line MATCHES "^// expect-error: (.*)$")
     list(APPEND expected "${CMAKE_MATCH_1}")
+  elseif(DEFINED CONTEXT AND line MATCHES "^// expect-error-in-${CONTEXT}: (.*)$")
+    list(APPEND expected_here "${CMAKE_MATCH_1}")
   elseif(line MATCHES "^// max-lines: ([0-9]+)")
     set(max_lines ${CMAKE_MATCH_1})
   elseif(line MATCHES "^// max-errors: ([0-9]+)")
@@ -20,6 +25,10 @@ execute_process(
   RESULT_VARIABLE result
   OUTPUT_VARIABLE output
   ERROR_VARIABLE output)
+
+if(expected_here)
+  set(expected "${expected_here}")
+endif()
 
 if(KIND STREQUAL "twin")
   if(NOT result EQUAL 0)

@@ -5,6 +5,9 @@
 // expect-error: no order satisfies both
 // max-lines: 40
 // max-errors: 1
+// also-in: sequential compiled registry
+#include "use.h"
+
 import passline;
 import passline.testing;
 
@@ -22,4 +25,9 @@ struct ToANormalForm : Preserving<Step<"ToANormalForm">, "InferType"> {};
 
 using Pipeline = passline::ResolvedSequential<passline::Catalog<InferType, ToANormalForm>, Lower>;
 
-Trace run(passline::PassContext& ctx) { return Pipeline{}(Trace{}, ctx); }
+using Case = Pipeline;
+#if PASSLINE_IN_CONTEXT
+PASSLINE_USE(Trace)
+#else
+Trace run(passline::PassContext& ctx) { return Case{}(Trace{}, ctx); }
+#endif

@@ -3,6 +3,9 @@
 // expect-error: require each other in a cycle
 // max-lines: 40
 // max-errors: 1
+// also-in: sequential compiled registry
+#include "use.h"
+
 import passline;
 import passline.testing;
 
@@ -20,4 +23,9 @@ struct User : Step<"User", 0, "A"> {};
 
 using Pipeline = passline::ResolvedSequential<passline::Catalog<A, B, C>, User>;
 
-Trace run(passline::PassContext& ctx) { return Pipeline{}(Trace{}, ctx); }
+using Case = Pipeline;
+#if PASSLINE_IN_CONTEXT
+PASSLINE_USE(Trace)
+#else
+Trace run(passline::PassContext& ctx) { return Case{}(Trace{}, ctx); }
+#endif

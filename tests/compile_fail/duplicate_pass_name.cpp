@@ -3,6 +3,9 @@
 // expect-error: pass names are unique
 // max-lines: 40
 // max-errors: 1
+// also-in: sequential compiled registry
+#include "use.h"
+
 import passline;
 import passline.testing;
 
@@ -19,4 +22,9 @@ struct SimplifyCFG : Step<"SimplifyCFG"> {};
 // The same type twice is one pass run twice, not a duplicate.
 using Pipeline = passline::Sequential<SimplifyExpr, SimplifyCFG, SimplifyExpr>;
 
-Trace run(passline::PassContext& ctx) { return Pipeline{}(Trace{}, ctx); }
+using Case = Pipeline;
+#if PASSLINE_IN_CONTEXT
+PASSLINE_USE(Trace)
+#else
+Trace run(passline::PassContext& ctx) { return Case{}(Trace{}, ctx); }
+#endif

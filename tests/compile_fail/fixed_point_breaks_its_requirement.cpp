@@ -7,6 +7,9 @@
 // expect-error: run the required pass again before its user
 // max-lines: 40
 // max-errors: 1
+// also-in: sequential compiled registry
+#include "use.h"
+
 import passline;
 import passline.testing;
 
@@ -25,4 +28,9 @@ struct FoldConstant : Preserving<Step<"FoldConstant", 2>, "InferType"> {};
 using Pipeline = passline::Sequential<
     InferType, passline::FixedPoint<4, passline::Sequential<EliminateCommonSubexpr, FoldConstant>>>;
 
-Trace run(passline::PassContext& ctx) { return Pipeline{}(Trace{}, ctx); }
+using Case = Pipeline;
+#if PASSLINE_IN_CONTEXT
+PASSLINE_USE(Trace)
+#else
+Trace run(passline::PassContext& ctx) { return Case{}(Trace{}, ctx); }
+#endif

@@ -3,6 +3,9 @@
 // expect-error: add the required pass before it
 // max-lines: 40
 // max-errors: 1
+// also-in: sequential compiled
+#include "use.h"
+
 import passline;
 import passline.testing;
 
@@ -19,4 +22,9 @@ using Pipeline = passline::Sequential<DeadCodeElimination, FoldConstant>;
 using Pipeline = passline::Sequential<DeadCodeElimination, InferType, FoldConstant>;
 #endif
 
-Trace run(passline::PassContext& ctx) { return Pipeline{}(Trace{}, ctx); }
+using Case = Pipeline;
+#if PASSLINE_IN_CONTEXT
+PASSLINE_USE(Trace)
+#else
+Trace run(passline::PassContext& ctx) { return Case{}(Trace{}, ctx); }
+#endif

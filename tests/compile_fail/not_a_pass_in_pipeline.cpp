@@ -3,6 +3,9 @@
 // expect-error: must declare `static constexpr passline::PassInfo info`
 // max-lines: 40
 // max-errors: 1
+// also-in: sequential compiled registry
+#include "use.h"
+
 import passline;
 import passline.testing;
 
@@ -20,4 +23,9 @@ struct Helper : Step<"Helper"> {};
 
 using Pipeline = passline::Sequential<InferType, Helper>;
 
-Trace run(passline::PassContext& ctx) { return Pipeline{}(Trace{}, ctx); }
+using Case = Pipeline;
+#if PASSLINE_IN_CONTEXT
+PASSLINE_USE(Trace)
+#else
+Trace run(passline::PassContext& ctx) { return Case{}(Trace{}, ctx); }
+#endif

@@ -3,6 +3,9 @@
 // expect-error: fits neither shape
 // max-lines: 40
 // max-errors: 1
+// also-in: compiled registry
+#include "use.h"
+
 import passline;
 import passline.testing;
 
@@ -17,4 +20,9 @@ struct Mutator {
 #endif
 };
 
-Trace run(passline::PassContext& ctx) { return passline::Sequential<Mutator>{}(Trace{}, ctx); }
+using Case = passline::Sequential<Mutator>;
+#if PASSLINE_IN_CONTEXT
+PASSLINE_USE(Trace)
+#else
+Trace run(passline::PassContext& ctx) { return Case{}(Trace{}, ctx); }
+#endif

@@ -3,6 +3,9 @@
 // expect-error: give the pass a default constructor
 // max-lines: 40
 // max-errors: 1
+// also-in: compiled registry
+#include "use.h"
+
 import passline;
 import passline.testing;
 
@@ -17,4 +20,9 @@ struct Inline {
   Trace operator()(Trace trace, passline::PassContext&) const { return trace; }
 };
 
-Trace run(passline::PassContext& ctx) { return passline::Sequential<Inline>{}(Trace{}, ctx); }
+using Case = passline::Sequential<Inline>;
+#if PASSLINE_IN_CONTEXT
+PASSLINE_USE(Trace)
+#else
+Trace run(passline::PassContext& ctx) { return Case{}(Trace{}, ctx); }
+#endif

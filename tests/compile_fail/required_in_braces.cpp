@@ -1,8 +1,13 @@
 // Braces where passline::needs<...> is meant: the braces would make an array
-// that is gone once the declaration ends. One error, naming what to write.
+// that is gone once the declaration ends. One error, naming what to write,
+// and none more where the pass is used (the pipeline's checks skip a pass
+// whose PassInfo is not a constant).
 // expect-error: write_the_names_as_passline_needs_not_in_braces
 // max-lines: 40
 // max-errors: 1
+// also-in: sequential compiled registry
+#include "use.h"
+
 import passline;
 import passline.testing;
 
@@ -17,4 +22,9 @@ struct FoldConstant {
   Trace operator()(Trace trace, passline::PassContext&) const { return trace; }
 };
 
+using Case = FoldConstant;
+#if PASSLINE_IN_CONTEXT
+PASSLINE_USE(Trace)
+#else
 const passline::PassInfo& info() { return FoldConstant::info; }
+#endif

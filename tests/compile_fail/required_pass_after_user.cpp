@@ -4,6 +4,9 @@
 // expect-error: move it before its user
 // max-lines: 40
 // max-errors: 1
+// also-in: sequential compiled registry
+#include "use.h"
+
 import passline;
 import passline.testing;
 
@@ -20,4 +23,9 @@ using Pipeline = passline::Sequential<passline::Sequential<Inline, FoldConstant>
 using Pipeline = passline::Sequential<passline::Sequential<Inline, InferType>, FoldConstant>;
 #endif
 
-Trace run(passline::PassContext& ctx) { return Pipeline{}(Trace{}, ctx); }
+using Case = Pipeline;
+#if PASSLINE_IN_CONTEXT
+PASSLINE_USE(Trace)
+#else
+Trace run(passline::PassContext& ctx) { return Case{}(Trace{}, ctx); }
+#endif

@@ -6,6 +6,9 @@
 // expect-error: run the required pass again before its user
 // max-lines: 40
 // max-errors: 1
+// also-in: sequential compiled registry
+#include "use.h"
+
 import passline;
 import passline.testing;
 
@@ -22,4 +25,9 @@ using Pipeline = passline::Sequential<InferType, FoldConstant, EliminateCommonSu
 using Pipeline = passline::Sequential<InferType, FoldConstant, InferType, EliminateCommonSubexpr>;
 #endif
 
-Trace run(passline::PassContext& ctx) { return Pipeline{}(Trace{}, ctx); }
+using Case = Pipeline;
+#if PASSLINE_IN_CONTEXT
+PASSLINE_USE(Trace)
+#else
+Trace run(passline::PassContext& ctx) { return Case{}(Trace{}, ctx); }
+#endif

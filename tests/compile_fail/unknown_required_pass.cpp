@@ -3,6 +3,9 @@
 // expect-error: add its type to the passline::Catalog
 // max-lines: 40
 // max-errors: 1
+// also-in: sequential compiled registry
+#include "use.h"
+
 import passline;
 import passline.testing;
 
@@ -18,4 +21,9 @@ struct FoldConstant : Step<"FoldConstant", 2, "InferType"> {};
 
 using Pipeline = passline::ResolvedSequential<passline::Catalog<InferType>, FoldConstant>;
 
-Trace run(passline::PassContext& ctx) { return Pipeline{}(Trace{}, ctx); }
+using Case = Pipeline;
+#if PASSLINE_IN_CONTEXT
+PASSLINE_USE(Trace)
+#else
+Trace run(passline::PassContext& ctx) { return Case{}(Trace{}, ctx); }
+#endif
