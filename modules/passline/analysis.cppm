@@ -60,12 +60,15 @@ constexpr auto leaves_of() {
 }
 
 /// The flattened leaf passes of a list of passes and pipelines. A list with no
-/// pipeline in it is already flat and is not touched.
+/// pipeline in it is already flat and is not touched; one pipeline alone is
+/// its passes' list.
 template <class... Ps>
 constexpr auto flatten_passes() {
   constexpr std::array<bool, sizeof...(Ps) + 1> nested{StaticPipeline<Ps>..., false};
   if constexpr (std::ranges::find(nested, true) == nested.end()) {
     return TypeList<Ps...>{};
+  } else if constexpr (sizeof...(Ps) == 1) {
+    return hana::unpack((Ps::passes, ...), [](auto... pass) { return flatten_passes<typename decltype(pass)::type...>(); });
   } else {
     return to_type_list(hana::flatten(hana::make_tuple(leaves_of<Ps>()...)));
   }

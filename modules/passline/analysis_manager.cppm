@@ -66,7 +66,8 @@ class Run;
 
 }  // namespace passline::detail
 
-export namespace passline {
+// Internal to the library.
+namespace passline {
 
 /// An analysis computed on the whole IR.
 template <class A, class IR>
@@ -95,6 +96,11 @@ template <class A, class IR>
 struct AnalysisResultOf<A, IR> {
   using type = std::remove_cvref_t<std::invoke_result_t<const A&, const FunctionOf<IR>&, const IR&>>;
 };
+}  // namespace passline
+
+export namespace passline {
+
+/// The result type of analysis A over IR.
 template <class A, class IR>
 using AnalysisResult = typename AnalysisResultOf<A, IR>::type;
 
@@ -435,6 +441,11 @@ class AnalysisManager {
   std::mutex mutex_;
   const std::vector<std::shared_ptr<Instrument>>* instruments_ = nullptr;
 };
+
+}  // namespace passline
+
+// Internal to the library.
+namespace passline {
 
 /// The analysis managers of a context, one per IR type. A copy of a context
 /// starts with none: its runs may be on other IR.

@@ -12,13 +12,18 @@ import :pass_info;
 import :context;
 import :ir_traits;
 
-export namespace passline {
+// Internal to the library.
+namespace passline {
 
 /// A type that declares `static constexpr passline::PassInfo info`.
 template <class P>
 concept HasPassInfo = requires {
   { P::info } -> std::convertible_to<const PassInfo&>;
 };
+
+}  // namespace passline
+
+export namespace passline {
 
 /// A module pass: `IR operator()(IR, PassContext&) const`.
 template <class P, class IR>

@@ -10,7 +10,8 @@ module;
 export module passline:diagnostics;
 import :pass_info;
 
-export namespace passline {
+// Internal to the library: the names appear in its errors, and no user writes them.
+namespace passline {
 
 /// False for every carrier: `static_assert(compile_error<C>, ...)` always fires.
 template <class Carrier>

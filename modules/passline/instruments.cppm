@@ -55,7 +55,9 @@ inline Output to_stderr() {
   return [](std::string_view text) { std::fwrite(text.data(), 1, text.size(), stderr); };
 }
 
-namespace detail {
+}  // namespace passline
+
+namespace passline::detail {
 
 /// `// *** IR Dump After InferType (required by FoldConstant) ***`, as LLVM
 /// words it (with the IR's comment syntax).
@@ -83,7 +85,9 @@ inline bool names(const std::vector<std::string>& list, std::string_view name) {
   return std::ranges::find(list, name) != list.end();
 }
 
-}  // namespace detail
+}  // namespace passline::detail
+
+export namespace passline {
 
 /// Prints the IR before or after the passes it names, or every pass:
 /// `--print-before=A,B`, `--print-after=A,B`, `--print-before-all`,

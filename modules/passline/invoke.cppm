@@ -46,8 +46,7 @@ inline std::vector<Instrument*> function_listeners(const PassContext& ctx) {
 /// diagnostics and statistics; an analysis cache of its own (the outer one
 /// holds results for the outer IR); no instruments (they watch the pipeline
 /// they were given, and on several threads what they saw here would
-/// interleave). Every route that runs a pipeline takes it when
-/// `AnalysisManager::in_functions()`.
+/// interleave). `Run::execute` takes it when `AnalysisManager::in_functions()`.
 inline PassContext context_within_function(const PassContext& ctx) {
   PassContext own = ctx.derive();
   own.instruments.clear();

@@ -57,6 +57,11 @@ concept HasFunctions =
       { IRTraits<IR>::skips_optimization(std::as_const(fn)) } -> std::convertible_to<bool>;
     };
 
+}  // namespace passline
+
+// Internal to the library.
+namespace passline {
+
 /// An IR whose functions can be moved out for function passes.
 template <class IR>
 concept TakesFunctions = HasFunctions<IR> && requires(IR& ir, std::size_t i) {
@@ -68,6 +73,10 @@ template <class IR>
 concept NamesFunctions = HasFunctions<IR> && requires(const typename IRTraits<IR>::Function& fn) {
   { IRTraits<IR>::function_name(fn) } -> std::convertible_to<std::string_view>;
 };
+
+}  // namespace passline
+
+export namespace passline {
 
 /// The function type of an IR with functions.
 template <HasFunctions IR>

@@ -34,6 +34,11 @@ struct OptionSpec {
   std::string_view type_name() const { return value_type_name(default_value); }
 };
 
+}  // namespace passline
+
+// Internal to the library.
+namespace passline {
+
 /// One option: the data member it sets, the name it has in pipeline text, its use.
 template <auto Member>
 struct OptionDecl {
@@ -41,6 +46,12 @@ struct OptionDecl {
   std::string_view description;
 };
 
+}  // namespace passline
+
+export namespace passline {
+
+/// Option `name` of a pass, which sets the data member `Member`:
+/// `passline::option<&Inline::max_size>("max-size", "largest callee inlined")`.
 template <auto Member>
 constexpr OptionDecl<Member> option(std::string_view name, std::string_view description) {
   return {name, description};
@@ -51,6 +62,11 @@ template <class... Decls>
 constexpr auto options(Decls... decls) {
   return hana::make_tuple(decls...);
 }
+
+}  // namespace passline
+
+// Internal to the library.
+namespace passline {
 
 /// A pass type that declares options.
 template <class P>

@@ -87,6 +87,11 @@ class OutputFile {
 /// Writes `text` to `target` whole, as OutputFile does. Throws FileError.
 void write_file(const std::filesystem::path& target, std::string_view text);
 
+}  // namespace passline
+
+// Internal to the library.
+namespace passline {
+
 /// Writes `text` to `target` whole, replacing whatever is there
 /// (OutputFile::replacing). Throws FileError.
 void replace_file(const std::filesystem::path& target, std::string_view text);

@@ -55,13 +55,28 @@ struct NodeAccess {
   }
 };
 
-/// A leaf that runs a static pass of type P.
+/// `object` kept for a runner, as an untyped pointer that deletes it as a T.
+template <class T>
+std::shared_ptr<const void> kept(T object) {
+  return std::shared_ptr<const void>(new T(std::move(object)), [](const void* p) { delete static_cast<const T*>(p); });
+}
+
+/// The runner of a static pass: a stateless pass is made where it runs, as
+/// the compiled form makes it; one with state (option values) is kept.
 template <class IR, class P>
-struct StaticRunner final : Runner<IR> {
-  explicit StaticRunner(P p) : Runner<IR>(!ModulePass<P, IR>), pass(std::move(p)) {}
-  IR run(IR ir, PassContext& ctx) const override { return invoke_pass(pass, std::move(ir), ctx); }
-  P pass;
-};
+std::shared_ptr<const Runner<IR>> static_runner(P pass) {
+  if constexpr (std::is_empty_v<P>) {
+    return std::make_shared<const Runner<IR>>(
+        [](const Runner<IR>&, IR ir, PassContext& ctx) { return invoke_pass(P{}, std::move(ir), ctx); },
+        !ModulePass<P, IR>);
+  } else {
+    return std::make_shared<const Runner<IR>>(
+        [](const Runner<IR>& runner, IR ir, PassContext& ctx) {
+          return invoke_pass(runner.template pass<P>(), std::move(ir), ctx);
+        },
+        !ModulePass<P, IR>, kept(std::move(pass)));
+  }
+}
 
 template <class IR, class P>
 std::shared_ptr<const PassNode<IR>> static_node(P pass);
@@ -93,7 +108,7 @@ std::shared_ptr<const PassNode<IR>> static_node(P pass) {
     }(std::make_index_sequence<size_of<Leaves>>{});
     return std::make_shared<const PassNode<IR>>(P::info, std::move(pipeline));
   } else {
-    auto node = std::make_shared<PassNode<IR>>(P::info, std::make_shared<const StaticRunner<IR, P>>(pass));
+    auto node = std::make_shared<PassNode<IR>>(P::info, static_runner<IR>(pass));
     node->options = option_values(pass);
     return node;
   }
@@ -111,30 +126,31 @@ constexpr bool open_pipeline_ok() {
   return std::is_void_v<Carrier>;
 }
 
-/// A leaf that runs a callable: a module pass `IR(IR, PassContext&)`, or a
-/// function pass.
-template <class IR, class Call>
-struct CallableRunner final : Runner<IR> {
-  CallableRunner(const PassInfo& described, Call fn)
-      : Runner<IR>(!std::is_invocable_r_v<IR, const Call&, IR, PassContext&>), call(std::move(fn)) {
-    if constexpr (!std::is_invocable_r_v<IR, const Call&, IR, PassContext&>) info = std::make_unique<OwnedInfo>(described);
-  }
-  IR run(IR ir, PassContext& ctx) const override {
-    if constexpr (std::is_invocable_r_v<IR, const Call&, IR, PassContext&>) {
-      return call(std::move(ir), ctx);
-    } else {
-      return run_on_functions(info->info, call, std::move(ir), ctx);
-    }
-  }
-  std::unique_ptr<OwnedInfo> info;  // a function pass's, for instruments that follow functions
+/// A callable pass as its runner keeps it: the callable, and for a function
+/// pass its PassInfo, for instruments that follow functions.
+template <class Call>
+struct Callable {
+  std::unique_ptr<OwnedInfo> info;
   Call call;
 };
 
-/// The node of a callable pass described by `info` (its strings copied).
+/// The node of a callable pass described by `info` (its strings copied): a
+/// module pass `IR(IR, PassContext&)`, or a function pass.
 template <class IR, class Call>
 std::shared_ptr<const PassNode<IR>> callable_node(const PassInfo& info, Call call) {
-  return std::make_shared<const PassNode<IR>>(std::make_unique<OwnedInfo>(info),
-                                              std::make_shared<const CallableRunner<IR, Call>>(info, std::move(call)));
+  constexpr bool on_module = std::is_invocable_r_v<IR, const Call&, IR, PassContext&>;
+  Callable<Call> kept_call{.info = on_module ? nullptr : std::make_unique<OwnedInfo>(info), .call = std::move(call)};
+  auto runner = std::make_shared<const Runner<IR>>(
+      [](const Runner<IR>& runner, IR ir, PassContext& ctx) {
+        const Callable<Call>& callable = runner.template pass<Callable<Call>>();
+        if constexpr (on_module) {
+          return callable.call(std::move(ir), ctx);
+        } else {
+          return run_on_functions(callable.info->info, callable.call, std::move(ir), ctx);
+        }
+      },
+      !on_module, kept(std::move(kept_call)));
+  return std::make_shared<const PassNode<IR>>(std::make_unique<OwnedInfo>(info), std::move(runner));
 }
 
 /// The unqualified name of a type (Boost's spelling, without its scopes).

@@ -27,6 +27,11 @@ struct fixed_string {
   constexpr operator std::string_view() const { return view(); }
 };
 
+}  // namespace passline
+
+// Internal to the library.
+namespace passline {
+
 /// The literal for a constexpr string: `to_fixed_string<name.size()>(name)`.
 template <std::size_t Length>
 constexpr fixed_string<Length + 1> to_fixed_string(std::string_view text) {
@@ -40,6 +45,10 @@ template <fixed_string... Names>
 inline constexpr std::array<std::string_view, sizeof...(Names)> name_array{
     std::string_view(Names)...};
 
+}  // namespace passline
+
+export namespace passline {
+
 /// A list of names in a PassInfo: `.required = passline::needs<"InferType">`,
 /// `.preserves = passline::names<"InferType", "UseCounts">`.
 template <fixed_string... Names>
@@ -52,6 +61,11 @@ inline constexpr std::span<const std::string_view> needs = name_array<Names...>;
 /// `.preserves = passline::preserves_all`: the pass never changes the IR (a
 /// verifier, a printer), so every requirement and analysis stays valid.
 inline constexpr std::span<const std::string_view> preserves_all = name_array<"*">;
+
+}  // namespace passline
+
+// Internal to the library.
+namespace passline {
 
 /// Where a name list is written with braces, `.required = {"InferType"}`:
 /// the braces would make an array that is gone once the declaration ends.
@@ -74,6 +88,10 @@ class NameList : public std::span<const std::string_view> {
   /// Braces: an error that says what to write instead.
   constexpr NameList(std::initializer_list<std::string_view>) { write_the_names_as_passline_needs_not_in_braces(true); }
 };
+
+}  // namespace passline
+
+export namespace passline {
 
 /// What every pass declares once: its unique name, the lowest opt level it runs
 /// at, the passes that must have run before it, a one-line summary, and what
@@ -116,10 +134,19 @@ struct AnalysisInfo {
   std::string_view summary = {};
 };
 
+}  // namespace passline
+
+// Internal to the library.
+namespace passline {
+
 /// The opt level of a pass that runs only when a later pass requires it:
 /// no context's level reaches it, and a pass runs whenever a pass that
 /// requires it does.
 inline constexpr int only_when_required = 1 << 30;
+
+}  // namespace passline
+
+export namespace passline {
 
 /// `P` where `ResolvedSequential` inserted it for a requirement: it runs
 /// where it stands when (and only when) the pass that requires it runs,

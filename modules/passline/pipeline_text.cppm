@@ -30,7 +30,7 @@ import :suggest;
 import :text_format;
 import :message;
 
-export namespace passline {
+namespace passline {
 
 /// How deep `seq(` may nest in pipeline text: the parser and the run of a
 /// pipeline recurse once a level.
@@ -191,10 +191,10 @@ export namespace passline {
 template <class IR>
 Pass<IR> parse_pipeline(std::string_view text, const Registry<IR>& registry = Registry<IR>::global()) {
   std::vector<Pass<IR>> passes;
-  for (const detail::PipelineElement& element : detail::PipelineParser(registry, text).parse()) {
-    passes.push_back(detail::build(element, registry));
-  }
-  return detail::make_pipeline(std::move(passes), {}, &registry, detail::PipelineKind::list);
+  detail::PipelineParser parser(detail::RegistryAccess::catalog(registry), text);
+  for (const detail::PipelineElement& element : parser.parse()) passes.push_back(detail::build(element, registry));
+  return detail::make_pipeline(std::move(passes), {}, &detail::RegistryAccess::source(registry),
+                               detail::PipelineKind::list);
 }
 
 }  // namespace passline

@@ -106,15 +106,32 @@ struct PassNode;
 template <class IR>
 struct Plan;
 
-/// What a leaf pass runs.
+/// What a leaf pass runs: a function of the pass's type, called with the
+/// pass object it keeps (none for a stateless static pass). One class for
+/// every pass, so a pipeline of a thousand static passes instantiates a
+/// function per pass and nothing more.
 template <class IR>
 class Runner {
  public:
-  explicit Runner(bool functions) : on_functions(functions) {}
-  virtual ~Runner() = default;
-  virtual IR run(IR ir, PassContext& ctx) const = 0;
+  using Call = IR (*)(const Runner& runner, IR ir, PassContext& ctx);
+
+  Runner(Call call, bool functions, std::shared_ptr<const void> pass = nullptr)
+      : on_functions(functions), call_(call), pass_(std::move(pass)) {}
+
+  IR run(IR ir, PassContext& ctx) const { return call_(*this, std::move(ir), ctx); }
+
+  /// The pass object it keeps, as the type its call knows it by.
+  template <class P>
+  const P& pass() const {
+    return *static_cast<const P*>(pass_.get());
+  }
+
   /// A function pass: it drops the analysis results of the functions it ran on only.
   const bool on_functions;
+
+ private:
+  Call call_;
+  std::shared_ptr<const void> pass_;
 };
 
 /// Where a plan finds required passes by name: a registry.

@@ -58,6 +58,8 @@ inline std::string option_takes(std::string_view option, std::string_view pass, 
 }
 inline std::string registered_twice(std::string_view pass) { return fmt::format("pass '{}' is registered twice", pass); }
 
+struct RegistryAccess;
+
 /// What pipeline text needs of a registry, whatever its IR.
 class PassCatalog {
  public:
@@ -89,7 +91,7 @@ struct PassListing {
 };
 
 template <class IR>
-class Registry final : public detail::PassSource<IR>, public detail::PassCatalog {
+class Registry final : private detail::PassSource<IR>, private detail::PassCatalog {
  public:
   using Factory = std::function<Pass<IR>(const OptionValues&)>;
 
@@ -152,6 +154,7 @@ class Registry final : public detail::PassSource<IR>, public detail::PassCatalog
     return *this;
   }
 
+  /// Whether a pass is registered as `name`.
   bool contains(std::string_view name) const override {
     std::shared_lock lock(mutex_);
     return entries_.contains(name);
@@ -210,13 +213,16 @@ class Registry final : public detail::PassSource<IR>, public detail::PassCatalog
     return detail::make_pipeline(std::move(passes), info, this);
   }
 
+
+ private:
+  friend struct detail::RegistryAccess;
+
   std::shared_ptr<const detail::PassNode<IR>> find_node(std::string_view name) const override {
     if (!contains(name)) return nullptr;
     return detail::NodeAccess::node(create(name));
   }
   std::vector<std::string_view> node_names() const override { return names(); }
 
- private:
   struct Entry {
     Entry(const PassInfo& pass_info, std::vector<OptionSpec> specs, bool is_pipeline, Factory make)
         : info(pass_info), options(std::move(specs)), pipeline(is_pipeline), factory(std::move(make)) {}
@@ -262,9 +268,22 @@ class Registry final : public detail::PassSource<IR>, public detail::PassCatalog
 
 namespace passline::detail {
 
+/// How the library reaches a registry as the source of required passes and
+/// the catalog of pipeline text, which users do not see.
+struct RegistryAccess {
+  template <class IR>
+  static const PassSource<IR>& source(const Registry<IR>& registry) {
+    return registry;
+  }
+  template <class IR>
+  static const PassCatalog& catalog(const Registry<IR>& registry) {
+    return registry;
+  }
+};
+
 template <class IR>
 const PassSource<IR>& process_registry() {
-  return Registry<IR>::global();
+  return RegistryAccess::source(Registry<IR>::global());
 }
 
 }  // namespace passline::detail

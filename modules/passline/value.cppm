@@ -22,23 +22,12 @@ export namespace passline {
 /// An option or config value.
 using Value = std::variant<bool, std::int64_t, double, std::string>;
 
-/// The C++ types a value may have.
-template <class T>
-concept ValueType = std::is_same_v<T, bool> || std::is_same_v<T, std::int64_t> ||
-                    std::is_same_v<T, double> || std::is_same_v<T, std::string>;
-
 /// The type's name as users write and read it: `bool`, `int`, `float`, `string`.
 constexpr std::string_view value_type_name(std::size_t index) {
   constexpr std::string_view names[] = {"bool", "int", "float", "string"};
   return names[index];
 }
 inline std::string_view value_type_name(const Value& value) { return value_type_name(value.index()); }
-/// The type with its article, as messages say it: "a bool", "an int".
-constexpr std::string_view a_value_type(std::size_t index) {
-  constexpr std::string_view names[] = {"a bool", "an int", "a float", "a string"};
-  return names[index];
-}
-
 /// The canonical text of a value, which `parse_value` reads back exactly.
 inline std::string format_value(const Value& value) {
   return std::visit(
@@ -52,6 +41,22 @@ inline std::string format_value(const Value& value) {
         }
       },
       value);
+}
+
+}  // namespace passline
+
+// Internal to the library.
+namespace passline {
+
+/// The C++ types a value may have.
+template <class T>
+concept ValueType = std::is_same_v<T, bool> || std::is_same_v<T, std::int64_t> ||
+                    std::is_same_v<T, double> || std::is_same_v<T, std::string>;
+
+/// The type with its article, as messages say it: "a bool", "an int".
+constexpr std::string_view a_value_type(std::size_t index) {
+  constexpr std::string_view names[] = {"a bool", "an int", "a float", "a string"};
+  return names[index];
 }
 
 /// Reads `text` as a value of the type with index `type` (as in `Value`).
