@@ -1,27 +1,112 @@
 #!/usr/bin/env bash
-# Runs every benchmark of a build tree; docs/benchmarks.md records the results.
-#   benchmarks/run.sh BUILD_DIR [google-benchmark flags for dispatch...]
+# Runs every benchmark of a build tree and writes docs/benchmarks.md from the
+# results: one current table per benchmark, with the command that made it,
+# the machine and the date. The page is regenerated whole, never appended to;
+# its history is in git.
+#   benchmarks/run.sh BUILD_DIR [OUTPUT.md]
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-build="${1:?usage: benchmarks/run.sh BUILD_DIR [flags...]}"; shift
+root="$(cd "$here/.." && pwd)"
+build="$(cd "${1:?usage: benchmarks/run.sh BUILD_DIR [OUTPUT.md]}" && pwd)"
+output="${2:-$root/docs/benchmarks.md}"
+work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
+page="$work/page.md"
+rel() { echo "${1#"$root/"}"; }
 
-echo "== dispatch: 50 no-op passes, side by side"
-"$build/benchmarks/dispatch" --benchmark_counters_tabular=true "$@"
+cpu="$(lscpu | sed -n 's/^Model name: *//p' | head -1)"
+{
+  echo "# Benchmarks"
+  echo
+  echo "Written by [benchmarks/run.sh](../benchmarks/run.sh) (\`./dev bench\`) on $(date -u +%Y-%m-%d):"
+  echo "$(nproc) cores ($cpu), $(. /etc/os-release && echo "$PRETTY_NAME"), $(clang++-19 --version | head -1),"
+  echo "the \`$(basename "$build")\` preset. Runtime benchmarks compare variants side by side in one"
+  echo "run: read the ratios, not the absolute times, which move with the machine."
+} >"$page"
 
-echo; echo "== zero overhead: compiled form vs hand-written calls (callgrind)"
-"$here/zero_overhead.sh" "$build/benchmarks/zero_overhead_probe"
+# section TITLE DESCRIPTION: a heading and what the benchmark measures.
+section() { printf '\n## %s\n\n%s\n' "$1" "$2" >>"$page"; }
+# command TEXT: the command that made the table below it.
+command_line() { printf '\nCommand:\n\n```sh\n%s\n```\n\n' "$1" >>"$page"; }
+# text FILE: output that is not a markdown table, as it was printed.
+text() { { echo '```text'; cat "$1"; echo '```'; } >>"$page"; }
+say() { echo "== $*" >&2; }
 
-echo; echo "== compile time of static pipelines (plot: docs/compile-time.png)"
-"$here/compile_time/run.sh" "$build" "$here/../docs/compile-time.png"
+say "zero overhead"
+section "Zero overhead: the compiled form against hand-written calls" \
+"[zero_overhead_probe.cpp](../benchmarks/zero_overhead_probe.cpp) runs ten passes of integer arithmetic as
+hand-written calls and as \`Compiled<2, Sequential<...>>\`, under callgrind; the loop functions are compared
+instruction by instruction. It also runs as the test \`benchmark.zero_overhead\`."
+command_line "benchmarks/zero_overhead.sh $(rel "$build")/benchmarks/zero_overhead_probe"
+"$here/zero_overhead.sh" "$build/benchmarks/zero_overhead_probe" >"$work/zero.txt"
+text "$work/zero.txt"
 
-echo; echo "== end to end against mlir-opt, and each pass's scaling (plot: docs/vs-mlir-scaling.png)"
-"$here/vs_mlir/run.sh" "$build" "$here/../docs/vs-mlir-scaling.png"
+say "dispatch"
+section "Dispatch: 50 no-op passes" \
+"[dispatch.cpp](../benchmarks/dispatch.cpp): 50 no-op module passes on a trivial module, and 50 no-op function
+passes over 100 functions, as hand-written calls, the compiled form, a static \`Sequential\`, a runtime
+\`sequential(...)\` with no instrument and with one, and (when built with the peers, \`./dev setup --peers\`)
+LLVM's new pass manager and MLIR's \`PassManager\` ([peers.cpp](../benchmarks/peers.cpp)). \`ns_per_pass\`:
+per pass, or per pass and function; medians of 3. The analysis rows time one cached look-up."
+command_line "$(rel "$build")/benchmarks/dispatch --benchmark_min_time=0.5 --benchmark_repetitions=3 --benchmark_format=json"
+"$build/benchmarks/dispatch" --benchmark_min_time=0.5 --benchmark_repetitions=3 --benchmark_format=json \
+  >"$work/dispatch.json" 2>/dev/null
+"$here/gbench_table.py" "$work/dispatch.json" ns_per_pass LLVMNewPM >>"$page"
 
-echo; echo "== instruments: a 50-pass pipeline with none, --time-passes, --print-changed=quiet"
-work="$(mktemp -d)"
+say "required passes"
+section "Required passes on a value-type IR" \
+"[requirements.cpp](../benchmarks/requirements.cpp): a pipeline whose passes share one requirement, as a
+static pipeline, as runtime pipeline text, and as text under a user's instrument."
+command_line "$(rel "$build")/benchmarks/requirements --benchmark_min_time=0.5 --benchmark_repetitions=3 --benchmark_format=json"
+"$build/benchmarks/requirements" --benchmark_min_time=0.5 --benchmark_repetitions=3 --benchmark_format=json \
+  >"$work/requirements.json" 2>/dev/null
+"$here/gbench_table.py" "$work/requirements.json" real_time >>"$page"
+
+say "compile time"
+section "Compile-time cost of static pipelines" \
+"[compile_time/generate.sh](../benchmarks/compile_time/generate.sh) writes N pass types, pass i requiring
+passes i-1 and i-2: *baseline* runs the pipeline without the compile-time check, *check* with it,
+*resolution* through \`ResolvedSequential\`. Clang's front-end CPU time (\`-fsyntax-only\`), best of 5.
+
+![compile time against N](compile-time.png)"
+command_line "benchmarks/compile_time/run.sh $(rel "$build") docs/compile-time.png"
+"$here/compile_time/run.sh" "$build" "$root/docs/compile-time.png" >"$work/compile.md"
+grep '^|' "$work/compile.md" >>"$page"
+
+say "end to end against mlir-opt"
+section "End to end: passline-opt -O2 against mlir-opt-19 --canonicalize --cse" \
+"[vs_mlir/generate.cpp](../benchmarks/vs_mlir/generate.cpp) writes the same program as the reference IR
+and as MLIR's \`arith\`/\`func\`; both tools read, optimize and print it. Then each pass alone, ns per node
+of its input ([pass_scaling.cpp](../benchmarks/vs_mlir/pass_scaling.cpp)).
+
+![time per node against size](vs-mlir-scaling.png)"
+command_line "benchmarks/vs_mlir/run.sh $(rel "$build") docs/vs-mlir-scaling.png"
+"$here/vs_mlir/run.sh" "$build" "$root/docs/vs-mlir-scaling.png" >"$work/vs_mlir.txt"
+text "$work/vs_mlir.txt"
+
+say "instruments"
+section "Instruments: what watching a pipeline costs" \
+"[instruments_overhead.cpp](../benchmarks/instruments_overhead.cpp): a 50-pass pipeline over one module with no
+instrument, with a fingerprint after each pass, and with \`--print-changed=quiet\`."
+command_line "$(rel "$build")/benchmarks/vs_mlir_generate 43000 3 IN.ir IN.mlir && $(rel "$build")/benchmarks/instruments_overhead IN.ir 15"
 "$build/benchmarks/vs_mlir_generate" 43000 3 "$work/in.ir" "$work/in.mlir"
-"$build/benchmarks/instruments_overhead" "$work/in.ir" 15
-rm -rf "$work"
+"$build/benchmarks/instruments_overhead" "$work/in.ir" 15 >"$work/instruments.txt"
+text "$work/instruments.txt"
 
-echo; echo "== Python: O2 from Python against C++, and a Python pass's call"
-/usr/bin/python3 "$here/python/overhead.py" "$build"
+say "python"
+section "Python" \
+"[python/overhead.py](../benchmarks/python/overhead.py): O2 run from Python against the same run from C++,
+and what a Python pass's call costs."
+command_line "/usr/bin/python3 benchmarks/python/overhead.py $(rel "$build")"
+/usr/bin/python3 "$here/python/overhead.py" "$build" >"$work/python.txt"
+text "$work/python.txt"
+
+say "threads"
+section "Threads: the whole run on one thread and on two" \
+"[parallel/run.sh](../benchmarks/parallel/run.sh): passline-opt -O2 on 10^6 operations in 1000 functions
+with one and two threads, and one large function at three sizes, each phase in ns per operation."
+command_line "benchmarks/parallel/run.sh $(rel "$build")"
+"$here/parallel/run.sh" "$build" >"$work/parallel.txt"
+text "$work/parallel.txt"
+
+cp "$page" "$output"
+echo "wrote $(rel "$output")" >&2

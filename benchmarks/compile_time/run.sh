@@ -14,7 +14,9 @@ sizes=(${SIZES:-10 100 300 1000})
 bmi="$build/modules/passline/CMakeFiles/passline.dir"
 work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
 
-seconds() {  # best CPU time (user + system) of REPEAT front-end runs
+seconds() {  # best CPU time (user + system) of REPEAT front-end runs; a file that does not compile stops the run
+  clang++-19 -std=c++20 -fsyntax-only -fprebuilt-module-path="$bmi" "$1" >&2 ||
+    { echo "$1 does not compile: the figures would time an error" >&2; exit 1; }
   local best="" t
   for ((r = 0; r < repeat; ++r)); do
     t=$( { TIMEFORMAT='%U %S'; time clang++-19 -std=c++20 -fsyntax-only -fprebuilt-module-path="$bmi" "$1"; } 2>&1 |
