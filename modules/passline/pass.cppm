@@ -103,8 +103,9 @@ std::shared_ptr<const PassNode<IR>> static_node(P pass) {
     Pipeline<IR> pipeline{.passes = {},
                           .kind = requires { P::decided; } ? PipelineKind::compiled : PipelineKind::sequence,
                           .source = nullptr};
+    // A braced list, not a fold: a fold of a thousand passes nests too deep.
     [&]<std::size_t... I>(std::index_sequence<I...>) {
-      (pipeline.passes.push_back(leaf_node<IR, type_at<Leaves, I>, I>(pass)), ...);
+      pipeline.passes = {leaf_node<IR, type_at<Leaves, I>, I>(pass)...};
     }(std::make_index_sequence<size_of<Leaves>>{});
     return std::make_shared<const PassNode<IR>>(P::info, std::move(pipeline));
   } else {

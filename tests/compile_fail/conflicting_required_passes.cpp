@@ -26,8 +26,4 @@ struct ToANormalForm : Preserving<Step<"ToANormalForm">, "InferType"> {};
 using Pipeline = passline::ResolvedSequential<passline::Catalog<InferType, ToANormalForm>, Lower>;
 
 using Case = Pipeline;
-#if PASSLINE_IN_CONTEXT
 PASSLINE_USE(Trace)
-#else
-Trace run(passline::PassContext& ctx) { return Case{}(Trace{}, ctx); }
-#endif

@@ -24,8 +24,4 @@ struct User : Step<"User", 0, "A"> {};
 using Pipeline = passline::ResolvedSequential<passline::Catalog<A, B, C>, User>;
 
 using Case = Pipeline;
-#if PASSLINE_IN_CONTEXT
 PASSLINE_USE(Trace)
-#else
-Trace run(passline::PassContext& ctx) { return Case{}(Trace{}, ctx); }
-#endif

@@ -23,8 +23,4 @@ struct SimplifyCFG : Step<"SimplifyCFG"> {};
 using Pipeline = passline::Sequential<SimplifyExpr, SimplifyCFG, SimplifyExpr>;
 
 using Case = Pipeline;
-#if PASSLINE_IN_CONTEXT
 PASSLINE_USE(Trace)
-#else
-Trace run(passline::PassContext& ctx) { return Case{}(Trace{}, ctx); }
-#endif

@@ -29,8 +29,4 @@ using Pipeline = passline::Sequential<
     InferType, passline::FixedPoint<4, passline::Sequential<EliminateCommonSubexpr, FoldConstant>>>;
 
 using Case = Pipeline;
-#if PASSLINE_IN_CONTEXT
 PASSLINE_USE(Trace)
-#else
-Trace run(passline::PassContext& ctx) { return Case{}(Trace{}, ctx); }
-#endif

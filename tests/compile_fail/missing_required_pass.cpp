@@ -23,8 +23,4 @@ using Pipeline = passline::Sequential<DeadCodeElimination, InferType, FoldConsta
 #endif
 
 using Case = Pipeline;
-#if PASSLINE_IN_CONTEXT
 PASSLINE_USE(Trace)
-#else
-Trace run(passline::PassContext& ctx) { return Case{}(Trace{}, ctx); }
-#endif

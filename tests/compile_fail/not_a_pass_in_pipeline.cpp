@@ -24,8 +24,4 @@ struct Helper : Step<"Helper"> {};
 using Pipeline = passline::Sequential<InferType, Helper>;
 
 using Case = Pipeline;
-#if PASSLINE_IN_CONTEXT
 PASSLINE_USE(Trace)
-#else
-Trace run(passline::PassContext& ctx) { return Case{}(Trace{}, ctx); }
-#endif

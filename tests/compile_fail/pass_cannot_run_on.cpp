@@ -21,8 +21,4 @@ struct Mutator {
 };
 
 using Case = passline::Sequential<Mutator>;
-#if PASSLINE_IN_CONTEXT
 PASSLINE_USE(Trace)
-#else
-Trace run(passline::PassContext& ctx) { return Case{}(Trace{}, ctx); }
-#endif

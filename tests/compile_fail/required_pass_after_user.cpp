@@ -24,8 +24,4 @@ using Pipeline = passline::Sequential<passline::Sequential<Inline, InferType>, F
 #endif
 
 using Case = Pipeline;
-#if PASSLINE_IN_CONTEXT
 PASSLINE_USE(Trace)
-#else
-Trace run(passline::PassContext& ctx) { return Case{}(Trace{}, ctx); }
-#endif

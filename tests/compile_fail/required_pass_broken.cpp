@@ -26,8 +26,4 @@ using Pipeline = passline::Sequential<InferType, FoldConstant, InferType, Elimin
 #endif
 
 using Case = Pipeline;
-#if PASSLINE_IN_CONTEXT
 PASSLINE_USE(Trace)
-#else
-Trace run(passline::PassContext& ctx) { return Case{}(Trace{}, ctx); }
-#endif

@@ -22,8 +22,4 @@ struct FoldConstant : Step<"FoldConstant", 2, "InferType"> {};
 using Pipeline = passline::ResolvedSequential<passline::Catalog<InferType>, FoldConstant>;
 
 using Case = Pipeline;
-#if PASSLINE_IN_CONTEXT
 PASSLINE_USE(Trace)
-#else
-Trace run(passline::PassContext& ctx) { return Case{}(Trace{}, ctx); }
-#endif

@@ -1,5 +1,6 @@
-// How a compile-fail case puts its pass or pipeline, `Case`, to use in the
-// variants its `// also-in:` line lists (PasslineCompileFail.cmake): inside a
+// How a compile-fail case puts its pass or pipeline, `Case`, to use
+// (`PASSLINE_USE(IR)`): run on an IR, as the case itself does, or, in the
+// variants its `// also-in:` line lists (PasslineCompileFail.cmake), inside a
 // Sequential, inside a Compiled form, or registered in a Registry. Each
 // variant must fail with the case's one error, within its line budget.
 #pragma once
@@ -28,4 +29,6 @@
   template void use_case<Case>(passline::Registry<IR>&);
 #else
 #define PASSLINE_IN_CONTEXT 0
+#define PASSLINE_USE(IR) \
+  IR use_case(passline::PassContext& ctx) { return Case{}(IR{}, ctx); }
 #endif
