@@ -4,6 +4,7 @@
 # the machine and the date. The page is regenerated whole, never appended to;
 # its history is in git.
 #   benchmarks/run.sh BUILD_DIR [OUTPUT.md]
+# SIZES="10 100" limits the compile-time benchmark to those pipeline sizes.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/.." && pwd)"
@@ -68,7 +69,7 @@ passes i-1 and i-2: *baseline* runs the pipeline without the compile-time check,
 *resolution* through \`ResolvedSequential\`. Clang's front-end CPU time (\`-fsyntax-only\`), best of 5.
 
 ![compile time against N](compile-time.png)"
-command_line "benchmarks/compile_time/run.sh $(rel "$build") docs/compile-time.png"
+command_line "${SIZES:+SIZES=\"$SIZES\" }benchmarks/compile_time/run.sh $(rel "$build") docs/compile-time.png"
 "$here/compile_time/run.sh" "$build" "$root/docs/compile-time.png" >"$work/compile.md"
 grep '^|' "$work/compile.md" >>"$page"
 
