@@ -17,6 +17,7 @@
 #include <vector>
 
 import passline;
+import passline.instruments;
 import passline.ir;
 import passline.ir.passes;
 

@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 import passline;
+import passline.instruments;
 
 namespace tac {
 

@@ -1,44 +1,49 @@
 // The passline library: one import for the whole public API.
 //
-//   import passline;
+//   import passline;              // passes, pipelines, context, registry, analyses
+//   import passline.instruments;  // the standard instruments
 //
-// Partitions keep each concept in its own small file; only this umbrella is the
-// public module name. `:requirements`, `:analysis`, `:checks`, `:invoke` and
-// `:text_format` are internal: they export nothing and are imported here only
-// so that every interface partition belongs to the module's interface.
+// Partitions keep each concept in its own small file, in folders by layer
+// (see CMakeLists.txt). The internal ones (`:requirements`, `:analysis`,
+// `:checks`, `:invoke`, `:node`, `:run`) export nothing, and `:plan` and
+// `:text_format` little (`PlannedStep`, `plan_text`, `pass_text`); they are
+// imported here only so that every interface partition belongs to the
+// module's interface.
 export module passline;
+
+// core: the vocabulary
 export import :pass_info;
-export import :context;
-export import :analysis_manager;
 export import :ir_traits;
-export import :concepts;
-export import :diagnostics;
-export import :sequential;
-export import :fixed_point;
-export import :resolution;
-export import :compiled;
-export import :pass;
-export import :error;
-export import :value;
-export import :config;
-export import :instrument;
-export import :instruments;
-export import :verify_preserved;
-export import :diff;
-export import :output_file;
-export import :message;
-export import :shell_words;
-export import :reporting;
 export import :ir_view;
+export import :value;
+export import :error;
+export import :config;
 export import :options;
-export import :slot;
-export import :registry;
-export import :pipeline_text;
-export import :suggest;
-export import :plan;
-export import :text_format;
+export import :instrument;
+export import :reporting;
+export import :analysis_manager;
+export import :context;
+export import :concepts;
+
+// rules: the requirement rule and the compile-time checks
+export import :diagnostics;
 export import :requirements;
 export import :analysis;
 export import :checks;
+
+// pipeline: passes and pipelines, planned and run
 export import :invoke;
-export import :parallel;
+export import :node;
+export import :plan;
+export import :run;
+export import :pass;
+export import :sequential;
+export import :fixed_point;
+export import :compiled;
+export import :resolution;
+export import :slot;
+
+// text: the registry and pipeline text
+export import :registry;
+export import :pipeline_text;
+export import :text_format;

@@ -20,6 +20,7 @@ export import :text;
 export import :verify;
 export import :rewrite;
 import passline;
+import passline.instruments;
 
 export namespace passline::ir {
 /// `VerifyEach` with the verifier of this IR (`passline-opt --verify-each`).

@@ -26,6 +26,7 @@ module;
 #include <fmt/format.h>
 export module passline.ir:source;
 import passline;
+import passline.support;
 
 namespace passline::ir::detail {
 
@@ -120,7 +121,7 @@ class Source {
   /// Throws FileError if the file was truncated while it was mapped (see open).
   void check_intact() const {
     if (mapped_ && detail::mapping_faulted(watch_)) {
-      throw FileError(fmt::format("cannot read '{}': it was truncated while it was read", name_));
+      throw support::FileError(fmt::format("cannot read '{}': it was truncated while it was read", name_));
     }
   }
 
@@ -156,7 +157,7 @@ class Source {
   /// The line holding `offset`, and a caret under it on the next line.
   std::string snippet(std::uint32_t offset) const {
     const Position at = position(offset);
-    return caret_lines(line_text(at.line), at.column);
+    return support::caret_lines(line_text(at.line), at.column);
   }
   /// `file:line:col: severity: message`, then the line and a caret under the spot.
   std::string format(std::uint32_t offset, std::string_view severity, std::string_view message) const {

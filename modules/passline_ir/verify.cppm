@@ -23,6 +23,7 @@ import :body;
 import :source;
 import :functions;
 import passline;
+import passline.support;
 
 export namespace passline::ir {
 
@@ -34,7 +35,7 @@ void verify(const Module& module, std::size_t threads = 1) {
   std::unordered_map<std::string_view, const Function*> globals;
   for (const Function& fn : module.functions) {
     if (!is_name(fn.name)) {
-      throw IRError(source, fn.loc, fmt::format("function name '@{}' is not a name (letters, digits and '_')", printable(fn.name)));
+      throw IRError(source, fn.loc, fmt::format("function name '@{}' is not a name (letters, digits and '_')", support::printable(fn.name)));
     }
     if (!fn.body) throw IRError(source, fn.loc, fmt::format("function '@{}' has no body", fn.name));
     if (!globals.try_emplace(fn.name, &fn).second) {
@@ -60,7 +61,7 @@ void verify(const Module& module, std::size_t threads = 1) {
       if (var >= body.size() || body[var].kind != Kind::var) fail(var < body.size() ? var : 0, "a binder that is not a variable");
       if (facts[var] & bound) fail(var, fmt::format("variable '%{}' is bound twice", body.name(var)));
       if (!body.name(var).empty() && !is_name(body.name(var))) {  // an unnamed one, the printer names
-        fail(var, fmt::format("variable name '%{}' is not a name (letters, digits and '_')", printable(body.name(var))));
+        fail(var, fmt::format("variable name '%{}' is not a name (letters, digits and '_')", support::printable(body.name(var))));
       }
       facts[var] |= bound | in_scope;
     };
@@ -68,7 +69,7 @@ void verify(const Module& module, std::size_t threads = 1) {
     auto bind_param = [&](ExprId var) {
       bind(var);
       if (!body[var].type.known()) {
-        fail(var, fmt::format("parameter '%{}' needs a type: '%{}: i64'", printable(body.name(var)), printable(body.name(var))));
+        fail(var, fmt::format("parameter '%{}' needs a type: '%{}: i64'", support::printable(body.name(var)), support::printable(body.name(var))));
       }
     };
     auto check = [&](ExprId child, ExprId parent) {
@@ -136,7 +137,7 @@ void verify(const Module& module, std::size_t threads = 1) {
           break;
         }
         case Kind::global:
-          if (!globals.contains(body.name(id))) fail(id, fmt::format("unknown function '@{}'", printable(body.name(id))));
+          if (!globals.contains(body.name(id))) fail(id, fmt::format("unknown function '@{}'", support::printable(body.name(id))));
           break;
         case Kind::call:
           if (n.a < body.size() && body[n.a].kind == Kind::global) {
@@ -161,7 +162,7 @@ void verify(const Module& module, std::size_t threads = 1) {
       if (height[id] > max_nesting && (facts[id] & reached)) fail(id, fmt::format("expression nested more than {} deep", max_nesting));
     }
   };
-  passline::parallel_for(module.functions.size(), threads, [&](std::size_t i) { check_function(module.functions[i]); });
+  passline::support::parallel_for(module.functions.size(), threads, [&](std::size_t i) { check_function(module.functions[i]); });
 }
 
 }  // namespace passline::ir

@@ -17,6 +17,8 @@
 #include <utility>
 #include <vector>
 import passline;
+import passline.support;
+import passline.instruments;
 import passline.ir;
 import passline.pipelines;
 
@@ -251,7 +253,7 @@ PYBIND11_MODULE(_core, m) {
   static py::exception<passline::ConfigError> config_error(m, "ConfigError", error.ptr());
   static py::exception<passline::RegistryError> registry_error(m, "RegistryError", error.ptr());
   static py::exception<passline::RequirementError> requirement_error(m, "RequirementError", error.ptr());
-  static py::exception<passline::FileError> file_error(m, "FileError", error.ptr());
+  static py::exception<passline::support::FileError> file_error(m, "FileError", error.ptr());
   py::register_exception_translator([](std::exception_ptr p) {
     // Raises an instance of `type` made from `message`, with `attributes` set.
     auto raise = [](const py::handle& type, const std::string& message, const py::dict& attributes) {
@@ -288,7 +290,7 @@ PYBIND11_MODULE(_core, m) {
       raise(registry_error, e.what(), py::dict());
     } catch (const passline::RequirementError& e) {
       raise(requirement_error, e.what(), py::dict());
-    } catch (const passline::FileError& e) {
+    } catch (const passline::support::FileError& e) {
       raise(file_error, e.what(), py::dict());
     } catch (const passline::PipelineError& e) {
       raise(error, e.what(), py::dict());

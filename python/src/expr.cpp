@@ -26,6 +26,7 @@
 #include <utility>
 #include <vector>
 import passline;
+import passline.support;
 import passline.ir;
 
 namespace py = pybind11;
@@ -478,7 +479,7 @@ bool same_function(const ir::Function& a, const ir::Function& b) {
 
 std::string checked_name(std::string name, const char* what) {
   if (!ir::is_name(name)) {
-    throw py::value_error(std::string(what) + " '" + passline::printable(name) +
+    throw py::value_error(std::string(what) + " '" + passline::support::printable(name) +
                           "' is not a name: one or more letters, digits and '_'");
   }
   return name;

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 import passline;
+import passline.instruments;
 import passline.ir;
 import passline.pipelines;
 

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """The names a module's interface units export, by reading their source.
 
-    exported_names.py [--max N] DIR...
+    exported_names.py [--max N] [--module NAME] DIR...
 
-Reads every `*.cppm` under each DIR and lists, one per line, each name
+Reads every `*.cppm` under each DIR (with --module, only the units of the
+named module NAME: `export module NAME;` and its partitions) and lists, one per line, each name
 declared at namespace scope inside an `export namespace NS {` or `export {`
 block, qualified by the namespaces it is in (`passline::Pass`,
 `passline::config::threads`), with the file it comes from. A nested
@@ -182,12 +183,17 @@ def yield_name(scope, name, path):
 def main() -> int:
     args = sys.argv[1:]
     limit = None
-    if args[:1] == ["--max"]:
-        limit = int(args[1])
+    module = None
+    while args[:1] in (["--max"], ["--module"]):
+        if args[0] == "--max":
+            limit = int(args[1])
+        else:
+            module = args[1]
         args = args[2:]
     for directory in args:
         for path in sorted(pathlib.Path(directory).rglob("*.cppm")):
-            exported(path)
+            if module is None or re.search(rf"^export module {re.escape(module)}(:\w+)?;", path.read_text(), re.M):
+                exported(path)
     for name in sorted(found):
         print(f"{name}  ({found[name]})")
     details = [name for name in found if "::detail::" in name]

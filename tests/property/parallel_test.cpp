@@ -20,6 +20,7 @@
 
 #include "generator.hpp"
 import passline;
+import passline.instruments;
 import passline.ir;
 import passline.pipelines;
 

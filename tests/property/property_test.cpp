@@ -28,6 +28,7 @@
 
 #include "generator.hpp"
 import passline;
+import passline.instruments;
 import passline.ir;
 import passline.ir.passes;
 import passline.pipelines;

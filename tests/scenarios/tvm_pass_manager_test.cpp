@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 import passline;
+import passline.instruments;
 import passline.testing;
 
 namespace {

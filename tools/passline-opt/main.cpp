@@ -28,6 +28,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 import passline;
+import passline.support;
+import passline.instruments;
 import passline.ir;
 import passline.ir.passes;
 import passline.pipelines;
@@ -106,7 +108,7 @@ struct Failure {
 /// The flags of a run that a reproducer must repeat besides the pass.
 std::string reproducer_settings(const Options& o, int opt_level) {
   std::string settings = fmt::format("--opt-level={}", opt_level);
-  for (const std::string& setting : o.config) settings += " --config " + passline::shell_word(setting);
+  for (const std::string& setting : o.config) settings += " --config " + passline::support::shell_word(setting);
   return settings;
 }
 
@@ -127,7 +129,7 @@ std::string read_all(int fd, const std::string& name) {
 /// The whole of `file`, read once whatever it is (a file, a pipe, a FIFO,
 /// /dev/stdin): a reproducer gives both its replay line and its IR.
 std::string read_reproducer(const std::string& file) {
-  const std::string name = fmt::format("'{}'", passline::printable(file, 200));
+  const std::string name = fmt::format("'{}'", passline::support::printable(file, 200));
   const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
   if (fd < 0) throw Failure{fmt::format("cannot open {}: {}", name, std::strerror(errno))};
   struct Closer {
@@ -149,16 +151,16 @@ std::vector<std::string> replay_words(const std::string& file, std::string_view 
   if (line.ends_with('\r')) line.pop_back();
   const std::size_t at = line.find(passline::Reproducer::marker);
   if (at == std::string::npos) {
-    throw Failure{fmt::format("'{}' is not a reproducer: its first line has no '{}'", passline::printable(file, 200),
+    throw Failure{fmt::format("'{}' is not a reproducer: its first line has no '{}'", passline::support::printable(file, 200),
                               passline::Reproducer::marker)};
   }
   std::string flags = line.substr(at + passline::Reproducer::marker.size());
   flags.erase(0, std::min(flags.find_first_not_of(' '), flags.size()));
   try {
-    return passline::shell_words(flags);
-  } catch (const passline::ShellWordsError& error) {
+    return passline::support::shell_words(flags);
+  } catch (const passline::support::ShellWordsError& error) {
     throw Failure{fmt::format("'{}': its replay line does not read as shell words ({}): {}",
-                              passline::printable(file, 200), error.what(), passline::printable(flags, 80))};
+                              passline::support::printable(file, 200), error.what(), passline::support::printable(flags, 80))};
   }
 }
 
@@ -187,13 +189,13 @@ void reserve_standard_streams() {
 
 /// Writes `text` to standard output, or fails naming it.
 void print_out(std::string_view text) {
-  passline::OutputFile out("-");
+  passline::support::OutputFile out("-");
   out.write(text);
   out.commit();
 }
 
 /// Writes `module` to `output` whole (see passline::OutputFile), a chunk at a time.
-void write_output(passline::OutputFile& output, const passline::ir::Module& module, std::size_t threads) {
+void write_output(passline::support::OutputFile& output, const passline::ir::Module& module, std::size_t threads) {
   passline::ir::print_to(module, [&](std::string_view chunk) { output.write(chunk); }, threads);
   output.commit();
 }
@@ -328,13 +330,13 @@ int run(const Options& options) {
   if (options.print_pass_graph) ctx.instruments.push_back(graph);
   // The output is opened first, so that a path that cannot be written fails
   // before any work; it is written only once everything succeeded.
-  passline::OutputFile output(options.output);
+  passline::support::OutputFile output(options.output);
   std::shared_ptr<passline::Reproducer> reproducer;
   if (!options.reproducer.empty()) {
     reproducer = std::make_shared<passline::Reproducer>(options.reproducer, reproducer_settings(options, ctx.opt_level));
     ctx.instruments.push_back(reproducer);
   }
-  const std::size_t threads = passline::thread_count(ctx);  // for every phase
+  const std::size_t threads = ctx.threads();  // for every phase
   // The timing report comes out whether the run succeeds or not, last.
   struct EndOfRunReport {
     const std::shared_ptr<passline::PassTimings>& timings;
@@ -427,7 +429,7 @@ int main(int argc, char** argv) {
   mallopt(M_MMAP_THRESHOLD, 256 * 1024);
 #endif
   reserve_standard_streams();
-  passline::OutputFile::remove_temporaries_on_signals();
+  passline::support::OutputFile::remove_temporaries_on_signals();
   passline::ir::map_input_files();
   CLI::App app("passline-opt: runs a pipeline of passes over reference IR.\n\n"
                "Examples:\n"
@@ -512,14 +514,14 @@ int main(int argc, char** argv) {
         replay.parse(cli_words(replay, std::move(words)));
       } catch (const CLI::ParseError& e) {
         fmt::print(stderr, "passline-opt: error: '{}': its replay line may give only pipeline flags: {}\n",
-                   passline::printable(options.run_reproducer, 200), passline::printable(e.what(), 200));
+                   passline::support::printable(options.run_reproducer, 200), passline::support::printable(e.what(), 200));
         return 1;
       }
     }
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help
     // Every usage error exits 1, in one line that quotes no argument whole.
-    fmt::print(stderr, "passline-opt: error: {}\nRun with --help for more information.\n", passline::printable(e.what(), 200));
+    fmt::print(stderr, "passline-opt: error: {}\nRun with --help for more information.\n", passline::support::printable(e.what(), 200));
     return 1;
   }
   try {

@@ -13,6 +13,7 @@ module;
 #include <vector>
 export module passline.ir.passes:dead_code;
 import passline;
+import passline.support;
 import passline.ir;
 import :effects;
 import :analyses;
@@ -119,7 +120,7 @@ struct DeadCodeElimination {
       return it != index.end() && pure[it->second] != 0;
     };
     // Each function on its own, on the context's threads, as a function pass runs.
-    passline::parallel_for(module.functions.size(), thread_count(ctx), [&](std::size_t i) {
+    passline::support::parallel_for(module.functions.size(), ctx.threads(), [&](std::size_t i) {
       Function& fn = module.functions[i];
       if (fn.skip_optimization) return;
       detail::DeadCode dead(effects(*fn.body, pure_global));

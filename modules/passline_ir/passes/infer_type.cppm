@@ -25,6 +25,7 @@ module;
 #include <fmt/format.h>
 export module passline.ir.passes:infer_type;
 import passline;
+import passline.support;
 import passline.ir;
 import :analyses;
 
@@ -424,15 +425,15 @@ struct InferType {
       }
     }
     const std::size_t count = module.functions.size();
-    const std::size_t threads = thread_count(ctx);
+    const std::size_t threads = ctx.threads();
     std::vector<std::vector<std::size_t>> callees(count);
-    passline::parallel_for(count, threads, [&](std::size_t i) { callees[i] = named_functions(*module.functions[i].body, index); });
+    passline::support::parallel_for(count, threads, [&](std::size_t i) { callees[i] = named_functions(*module.functions[i].body, index); });
     const detail::TypingOrder order = detail::typing_order(callees);
     callees = {};
     std::vector<detail::Inference::Outcome> outcomes(count);
     detail::Inference inference(module, signatures, index);
     for (const std::vector<std::size_t>& level : order.levels) {
-      passline::parallel_for(level.size(), threads, [&](std::size_t k) {
+      passline::support::parallel_for(level.size(), threads, [&](std::size_t k) {
         outcomes[level[k]] = inference.infer(level[k], order.in_progress[level[k]]);
       });
     }
@@ -448,7 +449,7 @@ struct InferType {
                                .snippet = module.source->snippet(loc)});
     }
     if (errors > 0) throw std::runtime_error(fmt::format("{} type error{}", errors, errors == 1 ? "" : "s"));
-    passline::parallel_for(count, threads, [&](std::size_t i) {
+    passline::support::parallel_for(count, threads, [&](std::size_t i) {
       if (!outcomes[i].annotation) return;
       module.functions[i].body = detail::Inference::annotate(std::move(module.functions[i].body), *outcomes[i].annotation);
       outcomes[i].annotation.reset();

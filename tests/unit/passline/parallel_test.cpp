@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 import passline;
+import passline.support;
 import passline.testing;
 
 namespace {
@@ -92,7 +93,7 @@ TEST(Parallel, FirstFailingFunctionIsTheOneReported) {
 TEST(ParallelFor, VisitsEveryIndexOnceOnAnyNumberOfThreads) {
   for (std::size_t threads : {1, 2, 4}) {
     std::vector<std::atomic<int>> visits(1000);
-    passline::parallel_for(visits.size(), threads, [&](std::size_t i) { visits[i].fetch_add(1); });
+    passline::support::parallel_for(visits.size(), threads, [&](std::size_t i) { visits[i].fetch_add(1); });
     for (std::size_t i = 0; i < visits.size(); ++i) EXPECT_EQ(visits[i].load(), 1) << i << " on " << threads;
   }
 }
@@ -101,7 +102,7 @@ TEST(ParallelFor, RethrowsTheErrorOfTheLowestIndexAsOneThreadWould) {
   for (std::size_t threads : {1, 2, 4}) {
     for (int round = 0; round < 20; ++round) {
       try {
-        passline::parallel_for(500, threads, [&](std::size_t i) {
+        passline::support::parallel_for(500, threads, [&](std::size_t i) {
           if (i % 97 == 41) throw std::runtime_error("index " + std::to_string(i));
         });
         ADD_FAILURE() << "nothing thrown on " << threads;
@@ -114,7 +115,7 @@ TEST(ParallelFor, RethrowsTheErrorOfTheLowestIndexAsOneThreadWould) {
 
 TEST(ParallelFor, OneThreadStopsAtTheFirstError) {
   std::vector<std::size_t> visited;
-  EXPECT_THROW(passline::parallel_for(10, 1, [&](std::size_t i) {
+  EXPECT_THROW(passline::support::parallel_for(10, 1, [&](std::size_t i) {
                  visited.push_back(i);
                  if (i == 3) throw std::logic_error("stop");
                }),
@@ -127,7 +128,7 @@ TEST(ParallelFor, RunsOnAsManyThreadsAsAsked) {
   // call waits 10 s at most, so that a failure is not a hang).
   std::atomic<int> arrived{0};
   std::atomic<int> met{0};
-  passline::parallel_for(2, 2, [&](std::size_t) {
+  passline::support::parallel_for(2, 2, [&](std::size_t) {
     arrived.fetch_add(1);
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
     while (arrived.load() < 2 && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();
@@ -136,10 +137,10 @@ TEST(ParallelFor, RunsOnAsManyThreadsAsAsked) {
   EXPECT_EQ(met.load(), 2);
 }
 
-TEST(ParallelFor, ThreadCountReadsTheThreadsKey) {
-  EXPECT_EQ(passline::thread_count(with_threads(3)), 3u);
-  EXPECT_EQ(passline::thread_count(with_threads(0)), passline::hardware_threads());
-  EXPECT_EQ(passline::thread_count(PassContext{}), passline::hardware_threads());
+TEST(ParallelFor, AContextsThreadsAreItsThreadsKey) {
+  EXPECT_EQ(with_threads(3).threads(), 3u);
+  EXPECT_EQ(with_threads(0).threads(), passline::support::hardware_threads());
+  EXPECT_EQ(PassContext{}.threads(), passline::support::hardware_threads());
 }
 
 namespace {

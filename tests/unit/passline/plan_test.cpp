@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 import passline;
+import passline.instruments;
 import passline.testing;
 
 namespace {

@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 import passline;
+import passline.support;
 import passline.ir;
 import passline.testing;
 
@@ -34,7 +35,7 @@ TEST(Source, AFileTruncatedWhileMappedReadsAsZerosAndSaysSo) {
   try {
     source->check_intact();
     FAIL() << "the truncation went unnoticed";
-  } catch (const passline::FileError& error) {
+  } catch (const passline::support::FileError& error) {
     EXPECT_STREQ(error.what(), "cannot read 'input.ir': it was truncated while it was read");
   }
 }

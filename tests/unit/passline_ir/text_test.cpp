@@ -95,7 +95,7 @@ TEST(Text, PrintingIntoAStringReplacesWhatItHeld) {
   std::string through_view = "stale";
   passline::IRView(m).print(through_view);
   EXPECT_EQ(through_view, out);
-  static_assert(passline::PrintsInto<ir::Module>);
+  static_assert(requires(std::string& into) { passline::IRTraits<ir::Module>::print_into(m, into); });
 }
 
 TEST(Text, PrintParseIsAFixedPointAfterOneRound) {

@@ -20,6 +20,8 @@
 #include <utility>
 #include <vector>
 import passline;
+import passline.support;
+import passline.instruments;
 import passline.ir;
 import passline.ir.passes;
 import passline.pipelines;
@@ -194,15 +196,15 @@ TEST(Instruments, PrintChangedDiffShowsWhatEachPassChangedFromTheLastPrint) {
 // A reproducer's replay line is shell words: what a shell, and shell_words
 // as --run-reproducer reads it, split back to the words written.
 TEST(Instruments, ShellWordsReadBackAsTheyWereWritten) {
-  EXPECT_EQ(passline::shell_word("--opt-level=2"), "--opt-level=2");
-  EXPECT_EQ(passline::shell_word("--passes=P{a=1}"), "'--passes=P{a=1}'");
-  EXPECT_EQ(passline::shell_word("it's"), "'it'\\''s'");
-  EXPECT_EQ(passline::shell_word("'"), "\\'");
-  EXPECT_EQ(passline::shell_word(""), "''");
+  EXPECT_EQ(passline::support::shell_word("--opt-level=2"), "--opt-level=2");
+  EXPECT_EQ(passline::support::shell_word("--passes=P{a=1}"), "'--passes=P{a=1}'");
+  EXPECT_EQ(passline::support::shell_word("it's"), "'it'\\''s'");
+  EXPECT_EQ(passline::support::shell_word("'"), "\\'");
+  EXPECT_EQ(passline::support::shell_word(""), "''");
   const std::vector<std::string> words = {"--passes=P{label=\"it's a $HOME `x` \\ ;|&\"}", "", "plain", "'", "a\"b"};
   std::string line;
-  for (const std::string& word : words) line += passline::shell_word(word) + " ";
-  EXPECT_EQ(passline::shell_words(line), words) << line;
+  for (const std::string& word : words) line += passline::support::shell_word(word) + " ";
+  EXPECT_EQ(passline::support::shell_words(line), words) << line;
   // A shell reads the same words (wordexp(3) splits as one does).
   wordexp_t read{};
   ASSERT_EQ(::wordexp(line.c_str(), &read, WRDE_NOCMD), 0) << line;
@@ -212,25 +214,25 @@ TEST(Instruments, ShellWordsReadBackAsTheyWereWritten) {
 }
 
 TEST(Instruments, ShellWordsAreReadWithoutExpandingAnything) {
-  EXPECT_EQ(passline::shell_words(R"(a 'b c' "d \$ \" e" f\ g  h~)"),
+  EXPECT_EQ(passline::support::shell_words(R"(a 'b c' "d \$ \" e" f\ g  h~)"),
             (std::vector<std::string>{"a", "b c", "d $ \" e", "f g", "h~"}));
-  EXPECT_EQ(passline::shell_words("'$HOME' '`x`' '*'"), (std::vector<std::string>{"$HOME", "`x`", "*"}));
+  EXPECT_EQ(passline::support::shell_words("'$HOME' '`x`' '*'"), (std::vector<std::string>{"$HOME", "`x`", "*"}));
   for (const char* line : {"$HOME", "a`id`", "\"$(id)\"", "*.ir", "a;b", "a|b", "a&", "<in", ">out", "(a)", "~/x", "'open",
                            "\"open", "end\\"}) {
-    EXPECT_THROW((void)passline::shell_words(line), passline::ShellWordsError) << line;
+    EXPECT_THROW((void)passline::support::shell_words(line), passline::support::ShellWordsError) << line;
   }
   try {
-    (void)passline::shell_words("--passes=O2 $HOME");
-  } catch (const passline::ShellWordsError& error) {
+    (void)passline::support::shell_words("--passes=O2 $HOME");
+  } catch (const passline::support::ShellWordsError& error) {
     EXPECT_STREQ(error.what(), "column 13: '$' outside quotes would be read by a shell; quote it");
   }
 }
 
 TEST(Instruments, UnifiedDiffKeepsThreeLinesOfContextAndIsEmptyForEqualTexts) {
-  EXPECT_EQ(passline::unified_diff("a\nb\n", "a\nb\n", "x", "y"), "");
-  EXPECT_EQ(passline::unified_diff("1\n2\n3\n4\n5\n6\n7\n8\n9\n", "1\n2\n3\n4\nfive\n6\n7\n8\n9\n", "old", "new"),
+  EXPECT_EQ(passline::support::unified_diff("a\nb\n", "a\nb\n", "x", "y"), "");
+  EXPECT_EQ(passline::support::unified_diff("1\n2\n3\n4\n5\n6\n7\n8\n9\n", "1\n2\n3\n4\nfive\n6\n7\n8\n9\n", "old", "new"),
             "--- old\n+++ new\n@@ -2,7 +2,7 @@\n 2\n 3\n 4\n-5\n+five\n 6\n 7\n 8\n");
-  EXPECT_EQ(passline::unified_diff("a\n", "a\nb", "old", "new", 0),
+  EXPECT_EQ(passline::support::unified_diff("a\n", "a\nb", "old", "new", 0),
             "--- old\n+++ new\n@@ -1,0 +2 @@ a\n+b\n\\ No newline at end of file\n");
 }
 
@@ -560,12 +562,12 @@ TEST(Instruments, ATraceThatCannotBeWrittenFailsBeforeAnyPassRuns) {
       {
         try {
           auto scope = ctx.enter();
-        } catch (const passline::PipelineError& error) {
+        } catch (const passline::support::FileError& error) {
           EXPECT_STREQ(error.what(), "cannot write '/nonexistent-directory/trace.json': No such file or directory");
           throw;
         }
       },
-      passline::PipelineError);
+      std::runtime_error);
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 import passline;
+import passline.instruments;
 import passline.ir;
 import passline.ir.passes;
 import passline.pipelines;

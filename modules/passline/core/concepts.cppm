@@ -41,6 +41,10 @@ concept FunctionPass =
       { pass(std::move(fn), ir, ctx) } -> std::same_as<FunctionOf<IR>>;
     };
 
+}  // namespace passline
+
+namespace passline {
+
 /// A module pass or a function pass over `IR`.
 template <class P, class IR>
 concept PassFor = ModulePass<P, IR> || FunctionPass<P, IR>;

@@ -26,9 +26,8 @@ import :options;
 import :pass;
 import :registry;
 import :error;
-import :suggest;
 import :text_format;
-import :message;
+import passline.support;
 
 namespace passline {
 
@@ -58,7 +57,7 @@ class PipelineParser {
     std::vector<PipelineElement> elements = list();
     if (at_end()) return elements;
     if (peek() == ')') fail(pos_, 1, "unexpected ')' with no 'seq(' to close");
-    fail(pos_, 1, fmt::format("expected ',' between passes, found '{}'", printable(first_character(text_.substr(pos_)))));
+    fail(pos_, 1, fmt::format("expected ',' between passes, found '{}'", support::printable(support::first_character(text_.substr(pos_)))));
   }
 
  private:
@@ -79,10 +78,10 @@ class PipelineParser {
   PipelineElement element() {
     const std::size_t start = pos_;
     const std::string_view name = word();
-    if (name.empty()) fail(pos_, 1, fmt::format("expected a pass name, found '{}'", printable(first_character(text_.substr(pos_)))));
+    if (name.empty()) fail(pos_, 1, fmt::format("expected a pass name, found '{}'", support::printable(support::first_character(text_.substr(pos_)))));
     if (name == "seq") return nested(start);
     if (!catalog_.contains(name)) {
-      fail(start, name.size(), unknown_pass(printable(name), did_you_mean(name, catalog_.names())));
+      fail(start, name.size(), unknown_pass(support::printable(name), support::did_you_mean(name, catalog_.names())));
     }
     PipelineElement pass{.name = std::string(name), .options = {}, .passes = {}};
     skip_spaces();
@@ -102,7 +101,7 @@ class PipelineParser {
     --depth_;
     skip_spaces();
     if (at_end()) fail(open, 1, fmt::format("'seq(' at column {} is never closed", open + 1));
-    if (peek() != ')') fail(pos_, 1, fmt::format("expected ',' or ')', found '{}'", printable(first_character(text_.substr(pos_)))));
+    if (peek() != ')') fail(pos_, 1, fmt::format("expected ',' or ')', found '{}'", support::printable(support::first_character(text_.substr(pos_)))));
     ++pos_;
     return seq;
   }
@@ -115,10 +114,10 @@ class PipelineParser {
       if (at_end()) fail(open, 1, fmt::format("'{{' at column {} is never closed", open + 1));
       const std::size_t name_at = pos_;
       const std::string_view name = word();
-      if (name.empty()) fail(pos_, 1, fmt::format("expected an option name, found '{}'", printable(first_character(text_.substr(pos_)))));
+      if (name.empty()) fail(pos_, 1, fmt::format("expected an option name, found '{}'", support::printable(support::first_character(text_.substr(pos_)))));
       const auto spec = ranges::find(specs, name, &OptionSpec::name);
       if (spec == specs.end()) {
-        fail(name_at, name.size(), no_such_option(pass, printable(name), did_you_mean(name, option_names(specs))));
+        fail(name_at, name.size(), no_such_option(pass, support::printable(name), support::did_you_mean(name, option_names(specs))));
       }
       if (ranges::any_of(values, [&](const auto& v) { return v.first == name; })) {
         fail(name_at, name.size(), fmt::format("option '{}' is given twice", name));
@@ -130,7 +129,7 @@ class PipelineParser {
       std::optional<Value> parsed = parse_value(spec->default_value.index(), text);
       if (!parsed) {
         fail(value_at, std::max<std::size_t>(pos_ - value_at, 1),
-             option_takes(name, pass, spec->default_value.index(), fmt::format("'{}'", printable(text))));
+             option_takes(name, pass, spec->default_value.index(), fmt::format("'{}'", support::printable(text))));
       }
       values.emplace_back(std::string(name), std::move(*parsed));
     }

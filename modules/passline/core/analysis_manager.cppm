@@ -98,11 +98,15 @@ struct AnalysisResultOf<A, IR> {
 };
 }  // namespace passline
 
-export namespace passline {
+namespace passline {
 
 /// The result type of analysis A over IR.
 template <class A, class IR>
 using AnalysisResult = typename AnalysisResultOf<A, IR>::type;
+
+}  // namespace passline
+
+export namespace passline {
 
 /// The cache of analysis results for one IR, reached from a PassContext.
 template <class IR>

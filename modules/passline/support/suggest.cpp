@@ -1,4 +1,4 @@
-// "Did you mean" suggestions for names that are not found (internal but for `did_you_mean`).
+// did_you_mean (support.cppm): suggestions for names that are not found.
 //
 // Registries of passes, options and config keys all answer an unknown name the
 // same way, with the closest known names by edit distance, so the rule lives here.
@@ -8,16 +8,16 @@ module;
 #include <string>
 #include <string_view>
 #include <vector>
-
 #include <fmt/format.h>
 #include <range/v3/algorithm/sort.hpp>
 #include <range/v3/range/conversion.hpp>
 #include <range/v3/view/filter.hpp>
 #include <range/v3/view/take.hpp>
 #include <range/v3/view/transform.hpp>
-export module passline:suggest;
+module passline.support;
 
-namespace passline::detail {
+namespace passline::support {
+namespace {
 
 /// Levenshtein distance, case-insensitive: names differ by case as often as by typo.
 std::size_t edit_distance(std::string_view a, std::string_view b) {
@@ -64,14 +64,15 @@ std::vector<std::string> closest_names(std::string_view name, const std::vector<
          | ranges::to<std::vector>();
 }
 
-}  // namespace passline::detail
+}  // namespace
+}  // namespace passline::support
 
-export namespace passline {
+namespace passline::support {
 
 /// For messages about an unknown name: " (did you mean 'A'?)", " (did you mean 'A' or 'B'?)",
 /// or "" when nothing is close.
 std::string did_you_mean(std::string_view name, const std::vector<std::string_view>& known) {
-  const std::vector<std::string> close = detail::closest_names(name, known);
+  const std::vector<std::string> close = closest_names(name, known);
   if (close.empty()) return {};
   std::string text = " (did you mean ";
   for (std::size_t i = 0; i < close.size(); ++i) {
@@ -81,5 +82,5 @@ std::string did_you_mean(std::string_view name, const std::vector<std::string_vi
   return text + "?)";
 }
 
-}  // namespace passline
+}  // namespace passline::support
 

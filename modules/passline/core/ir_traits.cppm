@@ -78,6 +78,23 @@ concept NamesFunctions = HasFunctions<IR> && requires(const typename IRTraits<IR
 
 export namespace passline {
 
+/// An IR that IRTraits can print.
+template <class IR>
+concept Printable = requires(const IR& ir) {
+  { IRTraits<IR>::print(ir) } -> std::convertible_to<std::string>;
+};
+
+/// An IR that IRTraits can fingerprint.
+template <class IR>
+concept Fingerprintable = requires(const IR& ir) {
+  { IRTraits<IR>::fingerprint(ir) } -> std::convertible_to<std::uint64_t>;
+};
+
+}  // namespace passline
+
+// What the library asks of IRTraits besides, not exported.
+namespace passline {
+
 /// The function type of an IR with functions.
 template <HasFunctions IR>
 using FunctionOf = typename IRTraits<IR>::Function;
@@ -88,27 +105,19 @@ concept HasIdentity = requires(const IR& a, const IR& b) {
   { IRTraits<IR>::identical(a, b) } -> std::convertible_to<bool>;
 } || std::equality_comparable<IR>;
 
-/// An IR that IRTraits can print.
-template <class IR>
-concept Printable = requires(const IR& ir) {
-  { IRTraits<IR>::print(ir) } -> std::convertible_to<std::string>;
-};
-
 /// An IR that IRTraits can print into a string it is given, reusing its room.
 template <class IR>
 concept PrintsInto = Printable<IR> && requires(const IR& ir, std::string& out) { IRTraits<IR>::print_into(ir, out); };
-
-/// An IR that IRTraits can fingerprint.
-template <class IR>
-concept Fingerprintable = requires(const IR& ir) {
-  { IRTraits<IR>::fingerprint(ir) } -> std::convertible_to<std::uint64_t>;
-};
 
 /// An IR that can say whether its fingerprint is at hand.
 template <class IR>
 concept CachesFingerprint = Fingerprintable<IR> && requires(const IR& ir) {
   { IRTraits<IR>::cached_fingerprint(ir) } -> std::convertible_to<std::optional<std::uint64_t>>;
 };
+
+}  // namespace passline
+
+export namespace passline {
 
 /// True when `after` is `before`, unchanged: the IR's identity test.
 template <HasIdentity IR>

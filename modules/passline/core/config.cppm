@@ -23,8 +23,7 @@ module;
 export module passline:config;
 import :value;
 import :error;
-import :suggest;
-import :message;
+import passline.support;
 
 export namespace passline {
 
@@ -82,7 +81,7 @@ class ConfigKeys {
     auto names = keys_ | ranges::views::keys
                  | ranges::views::transform([](const std::string& k) { return std::string_view(k); })
                  | ranges::to<std::vector>();
-    throw ConfigError(fmt::format("unknown config key '{}'{}", name, did_you_mean(name, names)));
+    throw ConfigError(fmt::format("unknown config key '{}'{}", name, support::did_you_mean(name, names)));
   }
 
   /// Every key, sorted by name.
@@ -135,7 +134,7 @@ class Config {
     if (!value) {
       throw ConfigError(fmt::format("config key '{}' takes {}, not '{}'", name,
                                     a_value_type(key.default_value.index()),
-                                    printable(text)));
+                                    support::printable(text)));
     }
     key.check(*value);
     store(key.name, std::move(*value));

@@ -1,4 +1,4 @@
-// unified_diff (diff.cppm), on libgit2's git_diff_buffers.
+// unified_diff (support.cppm), on libgit2's git_diff_buffers.
 module;
 #include <git2.h>
 
@@ -8,9 +8,9 @@ module;
 #include <string_view>
 
 #include <fmt/format.h>
-module passline;
+module passline.support;
 
-namespace passline {
+namespace passline::support {
 
 namespace {
 
@@ -59,4 +59,4 @@ std::string unified_diff(std::string_view before, std::string_view after, std::s
   return out.text;
 }
 
-}  // namespace passline
+}  // namespace passline::support

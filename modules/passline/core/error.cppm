@@ -9,7 +9,7 @@ module;
 #include <string>
 #include <utility>
 export module passline:error;
-import :message;
+import passline.support;
 
 export namespace passline {
 
@@ -49,7 +49,7 @@ class PipelineSyntaxError : public PipelineError {
   std::size_t column() const { return column_; }
   /// The pipeline text (a window of it, if long) and, under it, `^~~~`
   /// marking the offending part.
-  std::string caret() const { return caret_lines(text_, column_, width_); }
+  std::string caret() const { return support::caret_lines(text_, column_, width_); }
 
  private:
   std::string text_;

@@ -24,11 +24,11 @@ import :context;
 import :concepts;
 import :ir_traits;
 import :config;
-import :parallel;
 import :value;
 import :instrument;
 import :pass_info;
 import :analysis_manager;
+import passline.support;
 
 namespace passline::detail {
 
@@ -121,7 +121,7 @@ IR run_on_functions(const PassInfo& info, const FunctionCall& pass, IR ir, PassC
       });
     }
   };
-  const std::size_t threads = count < 2 ? 1 : thread_count(ctx);
+  const std::size_t threads = count < 2 ? 1 : ctx.threads();
   const typename AnalysisManager<IR>::InFunctions in_functions(ctx.analyses<IR>());
   if (threads == 1) {
     for (std::size_t i = 0; i < count; ++i) visit(i);
@@ -129,7 +129,7 @@ IR run_on_functions(const PassInfo& info, const FunctionCall& pass, IR ir, PassC
     // Passes on several threads may ask for analyses at once.
     const typename AnalysisManager<IR>::Shared shared(ctx.analyses<IR>());
     PassContext& caller_context = PassContext::current();
-    parallel_for(count, threads, [&](std::size_t i) {
+    support::parallel_for(count, threads, [&](std::size_t i) {
       PassContext::Binding binding(caller_context);
       visit(i);
     });

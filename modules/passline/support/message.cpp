@@ -1,4 +1,4 @@
-// Text from the input, as error messages show it.
+// printable, first_character and caret_lines (support.cppm): text from the input, as error messages show it.
 //
 // Input can be anything: a hundred thousand digits, a NUL, a byte that is not
 // UTF-8, a line a megabyte long. A message must still be one readable line,
@@ -11,15 +11,15 @@ module;
 #include <cstdint>
 #include <string>
 #include <string_view>
-
 #include <fmt/format.h>
-export module passline:message;
+module passline.support;
 
-namespace passline::detail {
+namespace passline::support {
+namespace {
 
 /// The length of the valid UTF-8 sequence of two to four bytes at the start
 /// of `text`, or 0.
-inline std::size_t utf8_sequence(std::string_view text) {
+std::size_t utf8_sequence(std::string_view text) {
   const auto byte = [&](std::size_t i) { return static_cast<std::uint8_t>(text[i]); };
   const std::uint8_t lead = byte(0);
   const std::size_t length = lead >= 0xC2 && lead <= 0xDF ? 2 : lead >= 0xE0 && lead <= 0xEF ? 3
@@ -37,7 +37,7 @@ inline std::size_t utf8_sequence(std::string_view text) {
 }
 
 /// The code point of the valid UTF-8 sequence `text` (of `length` bytes).
-inline std::uint32_t code_point(std::string_view text, std::size_t length) {
+std::uint32_t code_point(std::string_view text, std::size_t length) {
   std::uint32_t c = static_cast<std::uint8_t>(text[0]) & (0x7F >> length);
   for (std::size_t i = 1; i < length; ++i) c = (c << 6) | (static_cast<std::uint8_t>(text[i]) & 0x3F);
   return c;
@@ -46,21 +46,22 @@ inline std::uint32_t code_point(std::string_view text, std::size_t length) {
 /// Code points that show nothing, or change how the text around them shows:
 /// C1 controls, zero-width characters, the byte-order mark, line and
 /// paragraph separators, and bidirectional controls.
-inline bool invisible(std::uint32_t c) {
+bool invisible(std::uint32_t c) {
   return (c >= 0x80 && c <= 0x9F) || (c >= 0x200B && c <= 0x200F) || (c >= 0x2028 && c <= 0x202E) ||
          (c >= 0x2060 && c <= 0x2069) || c == 0xFEFF;
 }
 
-}  // namespace passline::detail
+}  // namespace
+}  // namespace passline::support
 
-export namespace passline {
+namespace passline::support {
 
 /// `text` as a message quotes it: printable characters (valid UTF-8
 /// included) as they are, a character that shows nothing or reorders the
 /// text (a zero-width space, a bidirectional control) as `\u{NNNN}`, any
 /// other byte as `\xNN`, and no more than `limit` characters of it, with
 /// `...` for the rest.
-inline std::string printable(std::string_view text, std::size_t limit = 40) {
+std::string printable(std::string_view text, std::size_t limit) {
   std::string out;
   std::size_t shown = 0;
   for (std::size_t i = 0; i < text.size(); ++shown) {
@@ -69,9 +70,9 @@ inline std::string printable(std::string_view text, std::size_t limit = 40) {
     if (c >= 0x20 && c < 0x7F) {
       out += static_cast<char>(c);
       ++i;
-    } else if (const std::size_t n = c >= 0x80 ? detail::utf8_sequence(text.substr(i)) : 0; n > 0) {
-      const std::uint32_t point = detail::code_point(text.substr(i), n);
-      if (detail::invisible(point)) {
+    } else if (const std::size_t n = c >= 0x80 ? utf8_sequence(text.substr(i)) : 0; n > 0) {
+      const std::uint32_t point = code_point(text.substr(i), n);
+      if (invisible(point)) {
         out += fmt::format("\\u{{{:04X}}}", point);
       } else {
         out += text.substr(i, n);
@@ -86,9 +87,9 @@ inline std::string printable(std::string_view text, std::size_t limit = 40) {
 }
 
 /// The first character of `text`: one byte, or a valid UTF-8 sequence.
-inline std::string_view first_character(std::string_view text) {
+std::string_view first_character(std::string_view text) {
   if (text.empty()) return text;
-  const std::size_t n = static_cast<unsigned char>(text[0]) >= 0x80 ? detail::utf8_sequence(text) : 0;
+  const std::size_t n = static_cast<unsigned char>(text[0]) >= 0x80 ? utf8_sequence(text) : 0;
   return text.substr(0, std::max<std::size_t>(n, 1));
 }
 
@@ -96,8 +97,8 @@ inline std::string_view first_character(std::string_view text) {
 /// `width` characters: `^` or `^~~~`. A long line is shown as a window of
 /// about `limit` characters around the caret, `...` where it is cut;
 /// control bytes show as `?`, so that the caret stays under its character.
-inline std::string caret_lines(std::string_view line, std::size_t column, std::size_t width = 1,
-                               std::size_t limit = 100) {
+std::string caret_lines(std::string_view line, std::size_t column, std::size_t width,
+                               std::size_t limit) {
   std::size_t at = std::min(column == 0 ? 0 : column - 1, line.size());
   width = std::max<std::size_t>(width, 1);
   std::size_t begin = 0;
@@ -117,4 +118,4 @@ inline std::string caret_lines(std::string_view line, std::size_t column, std::s
   return shown + "\n" + std::string(caret, ' ') + "^" + std::string(width - 1, '~');
 }
 
-}  // namespace passline
+}  // namespace passline::support

@@ -1,4 +1,4 @@
-// OutputFile (output_file.cppm): the system calls, and the signal handlers
+// OutputFile (support.cppm): the system calls, and the signal handlers
 // that remove temporary files when a run is stopped.
 module;
 #include <array>
@@ -21,9 +21,9 @@ module;
 #include <unistd.h>
 
 #include <fmt/format.h>
-module passline;
+module passline.support;
 
-namespace passline {
+namespace passline::support {
 
 namespace {
 
@@ -237,4 +237,4 @@ void replace_file(const std::filesystem::path& target, std::string_view text) {
   file.commit();
 }
 
-}  // namespace passline
+}  // namespace passline::support

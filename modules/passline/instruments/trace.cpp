@@ -15,7 +15,7 @@ module;
 
 #include <boost/json.hpp>
 #include <fmt/format.h>
-module passline;
+module passline.instruments;
 
 namespace passline {
 
@@ -27,12 +27,12 @@ void Trace::enter_context() {
   functions_.clear();
   functions_.emplace_back(std::this_thread::get_id(), std::vector<Open>{});
   if (file_.empty()) return;
-  output_ = std::make_unique<OutputFile>(file_);
+  output_ = std::make_unique<support::OutputFile>(file_);
 }
 
 void Trace::exit_context() {
   if (!output_) return;
-  const std::unique_ptr<OutputFile> output = std::move(output_);
+  const std::unique_ptr<support::OutputFile> output = std::move(output_);
   output->write(json());
   output->commit();
 }

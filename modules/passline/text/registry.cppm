@@ -9,6 +9,7 @@
 // IRTraits can print starts with `PrintIR` in it.
 module;
 #include <cstddef>
+#include <cstdio>
 #include <functional>
 #include <map>
 #include <memory>
@@ -30,15 +31,15 @@ import :pass_info;
 import :context;
 import :concepts;
 import :analysis;
+import :node;
 import :plan;
 import :checks;
 import :options;
 import :value;
 import :pass;
 import :error;
-import :suggest;
 import :ir_traits;
-import :instruments;
+import passline.support;
 
 namespace passline::detail {
 
@@ -88,6 +89,32 @@ struct PassListing {
   std::vector<OptionSpec> options = {};
   /// A pipeline registered under a name, rather than a single pass.
   bool pipeline = false;
+};
+
+/// PrintIR as a pass, as TVM has it: prints the IR where the pass stands in
+/// a pipeline, to stderr under a header, and hands it on unchanged. For any
+/// IR that IRTraits can print; every registry of such an IR has it as
+/// `PrintIR`, so that pipeline text can say
+/// `InferType,PrintIR{header=typed},FoldConstant`.
+struct PrintIRPass {
+  static constexpr PassInfo info{.name = "PrintIR",
+                                 .opt_level = 0,
+                                 .summary = "prints the IR to stderr and changes nothing",
+                                 .optional = false,
+                                 .preserves = preserves_all};
+  std::string header = {};
+  static constexpr auto options =
+      passline::options(option<&PrintIRPass::header>("header", "a title for the dump: // *** PrintIR: <header> ***"));
+
+  template <Printable IR>
+  IR operator()(IR ir, PassContext&) const {
+    const std::string title = header.empty() ? std::string("PrintIR") : "PrintIR: " + support::printable(header, 200);
+    const std::string text = IRTraits<IR>::print(ir);
+    fmt::print(stderr, "// *** {} ***\n", title);
+    std::fwrite(text.data(), 1, text.size(), stderr);  // a large IR is not copied again
+    if (!text.empty() && text.back() != '\n') std::fputc('\n', stderr);
+    return ir;
+  }
 };
 
 template <class IR>
@@ -171,7 +198,7 @@ class Registry final : private detail::PassSource<IR>, private detail::PassCatal
       auto slot = ranges::find_if(values, [&](const auto& v) { return v.first == option; });
       if (slot == values.end()) {
         throw RegistryError(
-            detail::no_such_option(name, option, did_you_mean(option, detail::option_names(entry.options))));
+            detail::no_such_option(name, option, support::did_you_mean(option, detail::option_names(entry.options))));
       }
       if (slot->second.index() != value.index()) {
         throw RegistryError(detail::option_takes(option, name, slot->second.index(), a_value_type(value.index())));
@@ -248,7 +275,7 @@ class Registry final : private detail::PassSource<IR>, private detail::PassCatal
       std::shared_lock lock(mutex_);
       if (auto it = entries_.find(name); it != entries_.end()) return *it->second;
     }
-    throw RegistryError(detail::unknown_pass(name, did_you_mean(name, names())));
+    throw RegistryError(detail::unknown_pass(name, support::did_you_mean(name, names())));
   }
 
   /// The made pass, marked with how it prints: a registered pipeline by its

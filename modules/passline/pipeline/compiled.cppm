@@ -26,7 +26,9 @@ import :analysis;
 import :checks;
 import :invoke;
 import :instrument;
+import :node;
 import :plan;
+import :run;
 import :requirements;
 
 namespace hana = boost::hana;

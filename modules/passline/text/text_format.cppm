@@ -1,4 +1,4 @@
-// Internal: how passes print as pipeline text. Not part of the API.
+// How passes print as pipeline text: internal but for `pass_text`.
 //
 // The printer is canonical: every option is written, in declaration order, so
 // that two equal pipelines print the same and a printed pipeline parses back to
@@ -12,7 +12,7 @@ module;
 #include <vector>
 export module passline:text_format;
 import :value;
-import :plan;
+import :node;
 
 namespace passline::detail {
 
@@ -35,23 +35,33 @@ std::string value_text(const Value& value) {
   return quoted + "\"";
 }
 
-/// `Name{a=1 b=x}`: a pass with its option values.
-inline std::string with_options(std::string_view name, std::span<const std::pair<std::string, Value>> options) {
+}  // namespace passline::detail
+
+export namespace passline {
+
+/// A pass with option values as pipeline text writes it: `Name{a=1 b=x}`,
+/// or `Name` without options; a value that is not a plain word is quoted.
+/// What `parse_pipeline` reads back as the same pass.
+inline std::string pass_text(std::string_view name, std::span<const std::pair<std::string, Value>> options) {
   std::string text(name);
   if (options.empty()) return text;
   text += "{";
   for (std::size_t i = 0; i < options.size(); ++i) {
     if (i > 0) text += " ";
-    text += options[i].first + "=" + value_text(options[i].second);
+    text += options[i].first + "=" + detail::value_text(options[i].second);
   }
   return text + "}";
 }
+
+}  // namespace passline
+
+namespace passline::detail {
 
 /// One step of a plan: a pass with its options, or a pipeline's name.
 template <class IR>
 std::string step_text(const PassNode<IR>& node) {
   if (node.pipeline()) return std::string(node.info.name);
-  return with_options(node.info.name, node.options);
+  return pass_text(node.info.name, node.options);
 }
 
 /// `A,B,seq(C,D)` at the top; `seq(...)` when nested.
@@ -66,7 +76,7 @@ std::string node_text(const PassNode<IR>& node, bool top) {
     }
     return top ? text : text + ")";
   }
-  return with_options(node.info.name, node.options);
+  return pass_text(node.info.name, node.options);
 }
 
 }  // namespace passline::detail

@@ -1,4 +1,4 @@
-// Built-in instruments: what makes a pipeline debuggable.
+// passline.instruments: the standard instruments, what makes a pipeline debuggable.
 //
 // Each is an Instrument over any IR (through IRView), usable from C++ by adding
 // it to a PassContext, and from passline-opt by a flag of the same name as
@@ -8,9 +8,15 @@
 // (`Trace`), dump a numbered file per pass (`DumpDir`), verify after every
 // pass (`VerifyEach`), run only the first N optional passes (`OptBisect`),
 // write a failed pass's input to replay (`Reproducer`) and draw what ran
-// (`PassGraph`). `PrintIRPass` is the one pass here: PrintIR at a chosen spot
-// of a pipeline. Pipelines are reported to instruments like passes; most of
-// these act on passes and leave pipelines to the timing report and the trace.
+// (`PassGraph`), and check what passes claim to preserve (`VerifyPreserved`).
+// Pipelines are reported to instruments like passes; most of these act on
+// passes and leave pipelines to the timing report and the trace.
+//
+//   import passline.instruments;
+//
+// A module of its own, as LLVM keeps its StandardInstrumentations apart from
+// the pass manager: `import passline;` is the pass manager alone, and its
+// `Instrument` interface is all an instrument of one's own needs.
 module;
 #include <algorithm>
 #include <chrono>
@@ -29,21 +35,12 @@ module;
 #include <string>
 #include <string_view>
 #include <vector>
+#include <set>
 
 #include <fmt/format.h>
-export module passline:instruments;
-import :instrument;
-import :ir_view;
-import :pass_info;
-import :error;
-import :diff;
-import :context;
-import :ir_traits;
-import :options;
-import :text_format;
-import :output_file;
-import :shell_words;
-import :message;
+export module passline.instruments;
+import passline;
+import passline.support;
 
 export namespace passline {
 
@@ -65,7 +62,7 @@ inline std::string dump_header(std::string_view when, const PassInfo& info, cons
                                std::string_view note = {}) {
   const std::string why =
       place.required_by.empty() ? std::string() : fmt::format(" (required by {})", place.required_by);
-  return fmt::format("// *** IR Dump {} {}{}{} ***\n", when, printable(info.name, 200), printable(why, 200), note);
+  return fmt::format("// *** IR Dump {} {}{}{} ***\n", when, support::printable(info.name, 200), support::printable(why, 200), note);
 }
 
 inline std::string with_newline(std::string text) {
@@ -121,28 +118,6 @@ class PrintIR final : public Instrument {
   Output out_;
 };
 
-/// PrintIR as a pass, as TVM has it: prints the IR where the pass stands in
-/// a pipeline, to stderr under a header, and hands it on unchanged. For any
-/// IR that IRTraits can print; registered as `PrintIR`, so that pipeline text
-/// can say `InferType,PrintIR{header=typed},FoldConstant`.
-struct PrintIRPass {
-  static constexpr PassInfo info{.name = "PrintIR",
-                                 .opt_level = 0,
-                                 .summary = "prints the IR to stderr and changes nothing",
-                                 .optional = false,
-                                 .preserves = preserves_all};
-  std::string header = {};
-  static constexpr auto options =
-      passline::options(option<&PrintIRPass::header>("header", "a title for the dump: // *** PrintIR: <header> ***"));
-
-  template <Printable IR>
-  IR operator()(IR ir, PassContext&) const {
-    const std::string title = header.empty() ? std::string("PrintIR") : "PrintIR: " + printable(header, 200);
-    detail::write_dump(to_stderr(), fmt::format("// *** {} ***\n", title), IRTraits<IR>::print(ir));
-    return ir;
-  }
-};
-
 /// `--print-changed`: the IR once at the start, then after each pass the IR
 /// only if it changed (by fingerprint, or by text for an IR without one),
 /// else a one-line note; for an IR with neither, a note that it cannot tell. `quiet` prints changed IR only; `diff` prints a
@@ -194,7 +169,7 @@ class PrintChanged final : public Instrument {
     if (!printed) print(ir);
     const std::string label = std::string(info.name);
     if (mode_ == Mode::diff) {
-      out_(detail::dump_header("After", info, place) + unified_diff(last_text_, text_, last_, label));
+      out_(detail::dump_header("After", info, place) + support::unified_diff(last_text_, text_, last_, label));
     } else {
       detail::write_dump(out_, detail::dump_header("After", info, place), text_);
     }
@@ -366,7 +341,7 @@ class DumpDir final : public Instrument {
   void enter_context() override {
     std::error_code error;
     std::filesystem::create_directories(dir_, error);
-    if (error) throw FileError(fmt::format("cannot make the dump directory '{}': {}", dir_.string(), error.message()));
+    if (error) throw support::FileError(fmt::format("cannot make the dump directory '{}': {}", dir_.string(), error.message()));
     step_ = 0;
     wrote_input_ = false;
   }
@@ -390,7 +365,7 @@ class DumpDir final : public Instrument {
       const bool kept = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
       if (!kept) c = '_';
     }
-    replace_file(dir_ / (stem + extension_), detail::with_newline(ir.print()));
+    support::replace_file(dir_ / (stem + extension_), detail::with_newline(ir.print()));
   }
 
   std::filesystem::path dir_;
@@ -457,7 +432,7 @@ class Trace final : public Instrument {
   void close(std::vector<Open>& open, Clock::time_point end);
 
   std::filesystem::path file_;
-  std::unique_ptr<OutputFile> output_;  // from entering the context until the trace is written
+  std::unique_ptr<support::OutputFile> output_;  // from entering the context until the trace is written
   Clock::time_point start_ = Clock::now();
   mutable std::mutex mutex_;  // functions run on several threads at once
   std::vector<Event> done_;
@@ -543,7 +518,7 @@ class Reproducer final : public Instrument {
   void enter_context() override {
     written_ = false;
     error_.clear();
-    output_ = std::make_unique<OutputFile>(file_);
+    output_ = std::make_unique<support::OutputFile>(file_);
   }
   void exit_context() override { output_.reset(); }
 
@@ -552,15 +527,15 @@ class Reproducer final : public Instrument {
   void after_failed_pass(const PassInfo& info, IRView ir, const PassPlace& place, std::exception_ptr) override {
     if (place.pipeline || written_ || !error_.empty()) return;  // the innermost pass that failed, once
     // The pass as pipeline text, with its options, as one shell word.
-    const std::string pass = shell_word("--passes=" + detail::with_options(info.name, place.options));
+    const std::string pass = support::shell_word("--passes=" + pass_text(info.name, place.options));
     try {
-      if (!output_) output_ = std::make_unique<OutputFile>(file_);
+      if (!output_) output_ = std::make_unique<support::OutputFile>(file_);
       output_->write(fmt::format("{} {} {}{}{}\n", comment_, marker, pass, settings_.empty() ? "" : " ",
                                  settings_));
       output_->write(detail::with_newline(ir.print()));
       output_->commit();
       written_ = true;
-    } catch (const FileError& error) {
+    } catch (const support::FileError& error) {
       error_ = error.what();
     }
   }
@@ -573,7 +548,7 @@ class Reproducer final : public Instrument {
   std::filesystem::path file_;
   std::string settings_;
   std::string comment_;
-  std::unique_ptr<OutputFile> output_;
+  std::unique_ptr<support::OutputFile> output_;
   std::string error_;
   bool written_ = false;
 };
@@ -660,6 +635,87 @@ class PassGraph final : public Instrument {
   }
   std::vector<Step> steps_;
   std::vector<int> open_;
+};
+
+}  // namespace passline
+
+// -- VerifyPreserved ----------------------------------------------------------
+//
+// A pass that names an analysis or a pass in `PassInfo::preserves` promises
+// that what it names stays true after it changed the IR, and the run trusts
+// the promise: it keeps the analysis's results and does not run the pass
+// again for a later pass that requires it. A broken promise hands later
+// passes a stale result, silently. So after each pass that changed the IR
+// (by fingerprint), this instrument computes afresh every analysis result the
+// run kept and compares it with the kept one (results that have `==`), and
+// runs again, on a copy and under a context of its own, every pass that held
+// before and that the pass claims to preserve (found in a registry): it must
+// leave the IR as it is. A difference stops the run with a VerificationError
+// naming the pass, what it claimed, and the function. It costs a fresh
+// analysis or pass run per claim, so it is a debugging aid, like VerifyEach.
+
+export namespace passline {
+
+/// `--verify-preserved`: after each pass that changed the IR, checks the
+/// analyses and passes it claims to preserve (`PassInfo::preserves`) against
+/// a fresh computation; a claim that does not hold is a VerificationError
+/// naming the pass. Analyses are those of the run's context; passes are
+/// checked when `passes` (the registry they are found in) is given.
+template <class IR>
+class VerifyPreserved final : public Instrument {
+ public:
+  explicit VerifyPreserved(const Registry<IR>* passes = nullptr) : passes_(passes) {}
+
+  void enter_context() override { holding_.clear(); }
+
+  void before_pass(const PassInfo&, IRView ir, const PassPlace& place) override {
+    if (!place.pipeline) before_ = ir.fingerprint();
+  }
+
+  void after_pass(const PassInfo& info, IRView view, const PassPlace& place) override {
+    if (place.pipeline) return;
+    const IR* ir = view.get<IR>();
+    if (!ir) return;
+    const std::optional<std::uint64_t> after = view.fingerprint();
+    if (!before_ || !after || *before_ != *after) {
+      check_analyses(info, *ir);
+      check_passes(info, *ir);
+      std::erase_if(holding_, [&](const std::string& name) { return !info.keeps(name); });
+    }
+    holding_.insert(std::string(info.name));
+  }
+
+ private:
+  void check_analyses(const PassInfo& info, const IR& ir) const {
+    for (const auto& stale : PassContext::current().analyses<IR>().stale(ir)) {
+      throw VerificationError(
+          std::string(info.name),
+          fmt::format("it claims to preserve the analysis '{}', but its result{} is not what '{}' computes now",
+                      stale.analysis, stale.function.empty() ? "" : " for '" + support::printable(stale.function, 80) + "'",
+                      stale.analysis));
+    }
+  }
+
+  void check_passes(const PassInfo& info, const IR& ir) const {
+    if (!passes_) return;
+    if constexpr (Fingerprintable<IR>) {
+      for (const std::string& name : holding_) {
+        if (!info.keeps(name) || !passes_->contains(name)) continue;
+        PassContext own;  // no instruments, every level: the check is no part of the run
+        own.opt_level = max_opt_level;
+        const IR again = passes_->create(name)(IR(ir), own);
+        if (IRTraits<IR>::fingerprint(again) != IRTraits<IR>::fingerprint(ir)) {
+          throw VerificationError(std::string(info.name),
+                                  fmt::format("it claims to preserve '{}', but '{}' run again changes the IR", name, name));
+        }
+      }
+    }
+  }
+
+  static constexpr int max_opt_level = 1 << 20;
+  const Registry<IR>* passes_;
+  std::set<std::string> holding_;  // the passes that ran and hold, by the claims of those after them
+  std::optional<std::uint64_t> before_;
 };
 
 }  // namespace passline

@@ -9,6 +9,7 @@
 module;
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <exception>
 #include <memory>
 #include <string>
@@ -21,6 +22,7 @@ import :config;
 import :instrument;
 import :reporting;
 import :analysis_manager;
+import passline.support;
 
 export namespace passline {
 
@@ -64,6 +66,13 @@ class PassContext {
     if (is_disabled(info.name)) return false;
     if (is_required(info.name)) return true;
     return opt_level >= info.opt_level;
+  }
+
+  /// The threads a run under this context uses for function passes: its
+  /// `threads` config key, 0 (the default) for one per hardware thread.
+  std::size_t threads() const {
+    const std::int64_t threads = config.get(config::threads);
+    return threads > 0 ? static_cast<std::size_t>(threads) : support::hardware_threads();
   }
 
   /// A copy of this context, to change a few settings and keep the others.

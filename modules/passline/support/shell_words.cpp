@@ -1,4 +1,4 @@
-// Words of a POSIX shell command line: written so that a shell reads them
+// shell_word and shell_words (support.cppm): words of a POSIX shell command line, written so that a shell reads them
 // back, and read back without a shell.
 //
 // A reproducer's first line is a command line a person pastes into a shell,
@@ -11,25 +11,16 @@ module;
 #include <string>
 #include <string_view>
 #include <vector>
-
 #include <fmt/format.h>
-export module passline:shell_words;
-import :error;
-import :message;
+module passline.support;
 
-export namespace passline {
-
-/// A line that does not read as shell words; `what()` says where and why.
-class ShellWordsError : public PipelineError {
- public:
-  using PipelineError::PipelineError;
-};
+namespace passline::support {
 
 /// `word` as one word of a POSIX shell command line: as it is when it holds
 /// nothing a shell reads specially, else in single quotes, with each quote
 /// it holds written `\'` outside them. A shell and `shell_words` read it back
 /// the same.
-inline std::string shell_word(std::string_view word) {
+std::string shell_word(std::string_view word) {
   const bool plain = !word.empty() && std::ranges::all_of(word, [](char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
            std::string_view("_-+=,./:@%").find(c) != std::string_view::npos;
@@ -59,7 +50,7 @@ inline std::string shell_word(std::string_view word) {
 /// character after it. Nothing is expanded: a `$`, `` ` `` or glob
 /// character outside quotes, a `~` that begins a word, or an operator
 /// (`; | & < > ( )`) is a ShellWordsError, as is a quote left open.
-inline std::vector<std::string> shell_words(std::string_view line) {
+std::vector<std::string> shell_words(std::string_view line) {
   std::vector<std::string> words;
   std::string word;
   bool in_word = false;
@@ -102,4 +93,4 @@ inline std::vector<std::string> shell_words(std::string_view line) {
   return words;
 }
 
-}  // namespace passline
+}  // namespace passline::support

@@ -1,0 +1,229 @@
+// passline.support: what the library, its standard instruments, the
+// reference IR and the driver share, and no user needs. Not part of the
+// API: `import passline;` does not export it, and it may change in any
+// release.
+//
+// Text from the input as messages quote it (`printable`, `caret_lines`,
+// `first_character`), "did you mean" suggestions, POSIX shell words (a
+// reproducer's command line), unified diffs (libgit2's, in diff.cpp), files
+// written whole without changing what their target is (`OutputFile`), and
+// loops on several threads with the error of the lowest index
+// (`parallel_for`). Only `parallel_for` is a template; everything else is
+// defined in this module's implementation units, which a project that
+// imports passline never compiles.
+module;
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <exception>
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include <tbb/blocked_range.h>
+#include <tbb/global_control.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+export module passline.support;
+
+export namespace passline::support {
+
+// -- Messages (message.cpp, suggest.cpp) --------------------------------------
+
+/// `text` as a message quotes it: printable characters (valid UTF-8
+/// included) as they are, a character that shows nothing or reorders the
+/// text (a zero-width space, a bidirectional control) as `\u{NNNN}`, any
+/// other byte as `\xNN`, and no more than `limit` characters of it, with
+/// `...` for the rest.
+std::string printable(std::string_view text, std::size_t limit = 40);
+
+/// The first character of `text`: one byte, or a valid UTF-8 sequence.
+std::string_view first_character(std::string_view text);
+
+/// A line of input and, under it, a caret at `column` (from 1) marking
+/// `width` characters: `^` or `^~~~`. A long line is shown as a window of
+/// about `limit` characters around the caret, `...` where it is cut;
+/// control bytes show as `?`, so that the caret stays under its character.
+std::string caret_lines(std::string_view line, std::size_t column, std::size_t width = 1, std::size_t limit = 100);
+
+/// For messages about an unknown name: " (did you mean 'A'?)", " (did you
+/// mean 'A' or 'B'?)", or "" when nothing is close.
+std::string did_you_mean(std::string_view name, const std::vector<std::string_view>& known);
+
+// -- Shell words (shell_words.cpp) --------------------------------------------
+
+/// A line that does not read as shell words; `what()` says where and why.
+class ShellWordsError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// `word` as one word of a POSIX shell command line: as it is when it holds
+/// nothing a shell reads specially, else in single quotes, with each quote
+/// it holds written `\'` outside them. A shell and `shell_words` read it back
+/// the same.
+std::string shell_word(std::string_view word);
+
+/// The words of `line` as a POSIX shell splits them, expanding nothing: a
+/// `$`, `` ` `` or glob character outside quotes, a `~` that begins a word,
+/// or an operator is a ShellWordsError, as is a quote left open.
+std::vector<std::string> shell_words(std::string_view line);
+
+// -- Diffs (diff.cpp) ---------------------------------------------------------
+
+/// The unified diff from `before` to `after`, as `diff -u` writes it: a
+/// `--- before_label` / `+++ after_label` header, then hunks with `context`
+/// unchanged lines around each change; a hunk header names the nearest line
+/// above it that begins with a letter (a `def`), as git's do. Empty when the
+/// texts are equal.
+std::string unified_diff(std::string_view before, std::string_view after, std::string_view before_label,
+                         std::string_view after_label, int context = 3);
+
+// -- Files (output_file.cpp) --------------------------------------------------
+//
+// Every file passline writes (a driver's output, a trace, a dump, a
+// reproducer) goes through OutputFile, because the obvious way to write a
+// file whole (a temporary file renamed over the target) is wrong for every
+// target that is not a plain file: renamed over `/dev/null` it replaces the
+// device with a file; over a symbolic link, the link with a file; over a
+// FIFO, the pipe a reader waits on. So OutputFile looks at the target first:
+// a regular file or a new path gets a temporary file of its own (`mkstemp`,
+// beside it, with the old file's mode) renamed into place on `commit`; a
+// symbolic link is followed to what it names; anything else (a device, a
+// FIFO, standard output) is written in place, since it cannot be taken back.
+// A file the program names itself (a dump entry) is `replacing`: whatever
+// is at its path (a link planted there, a FIFO) is replaced, never followed
+// or written through. A temporary file is named
+// `.TARGET.passline-PID-XXXXXX`; the next write into its directory removes
+// those of processes that are gone.
+
+/// A file could not be read or written; `what()` names it and says why.
+class FileError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// A file written whole: `write` it piece by piece, then `commit`. Until the
+/// commit, a regular target keeps its old content; an OutputFile destroyed
+/// without a commit leaves no trace of itself. `"-"` is standard output.
+class OutputFile {
+ public:
+  /// Looks at `target` and makes the temporary file if it needs one, so a
+  /// path that cannot be written fails here, before any work is done.
+  /// Throws FileError.
+  explicit OutputFile(const std::filesystem::path& target);
+  /// A file whose name the program chose: whatever is at `target` (a
+  /// symbolic link, a FIFO, a file) is replaced on `commit`, never followed
+  /// or written through; a directory there is an error. Throws FileError.
+  static OutputFile replacing(const std::filesystem::path& target);
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+  /// Removes the temporary file of an uncommitted write.
+  ~OutputFile();
+
+  /// Appends `text`. Throws FileError.
+  void write(std::string_view text);
+  /// Makes what was written the target's content. Throws FileError.
+  void commit();
+
+  /// The target as messages name it: its path in quotes, or "standard output".
+  const std::string& name() const { return name_; }
+
+  /// Installs handlers for SIGINT, SIGTERM and SIGHUP that remove the
+  /// temporary files of writes in progress, then end the process as the
+  /// signal would have. For programs: a library does not own the signals.
+  static void remove_temporaries_on_signals();
+
+ private:
+  struct Replacing {};
+  OutputFile(const std::filesystem::path& target, Replacing);
+  void make_temporary(bool exists, const struct stat* info);
+  void open_in_place();
+  [[noreturn]] void fail(std::string_view what, int error) const;
+
+  std::string name_;
+  std::filesystem::path path_;       // what is written: the target, symbolic links followed
+  std::filesystem::path temporary_;  // the file renamed over path_, for a regular target
+  int fd_ = -1;
+  int slot_ = -1;                    // where the signal handlers find temporary_
+  bool in_place_ = false;            // a device, a FIFO, standard output
+  bool wrote_ = false;
+  bool committed_ = false;
+};
+
+/// Writes `text` to `target` whole, as OutputFile does. Throws FileError.
+void write_file(const std::filesystem::path& target, std::string_view text);
+
+/// Writes `text` to `target` whole, replacing whatever is there
+/// (OutputFile::replacing). Throws FileError.
+void replace_file(const std::filesystem::path& target, std::string_view text);
+
+// -- Threads ------------------------------------------------------------------
+
+/// The threads of this machine, at least 1.
+inline std::size_t hardware_threads() {
+  static const std::size_t threads = std::max(1u, std::thread::hardware_concurrency());
+  return threads;
+}
+
+/// Calls `visit(i)` for each `i` in [0, count) on up to `threads` threads
+/// (on the caller's alone for 1), in no set order. If calls throw, the
+/// exception of the lowest index is rethrown once all calls are over; calls
+/// of higher indices than one that threw may be skipped, as they could not
+/// change which error that is.
+template <class Visit>
+void parallel_for(std::size_t count, std::size_t threads, Visit&& visit) {
+  if (threads <= 1 || count < 2) {
+    for (std::size_t i = 0; i < count; ++i) visit(i);
+    return;
+  }
+  std::vector<std::exception_ptr> errors(count);
+  std::atomic<std::size_t> first_failed{count};
+  // TBB orders the tasks' work after what the caller did before, and the
+  // caller's after the tasks', inside a library sanitizers do not see: these
+  // two atomics state the same order where ThreadSanitizer can check it.
+  std::atomic<bool> published{false};
+  std::atomic<std::size_t> finished{0};
+  published.store(true, std::memory_order_release);
+  auto body = [&] {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, count), [&](const tbb::blocked_range<std::size_t>& range) {
+      (void)published.load(std::memory_order_acquire);
+      for (std::size_t i = range.begin(); i != range.end(); ++i) {
+        if (i > first_failed.load(std::memory_order_relaxed)) break;
+        try {
+          visit(i);
+        } catch (...) {
+          errors[i] = std::current_exception();
+          std::size_t seen = first_failed.load(std::memory_order_relaxed);
+          while (i < seen && !first_failed.compare_exchange_weak(seen, i, std::memory_order_relaxed)) {
+          }
+        }
+      }
+      finished.fetch_add(range.size(), std::memory_order_release);
+    });
+  };
+  if (threads == hardware_threads()) {
+    body();  // the default arena: as many threads, and no arena to set up
+  } else {
+    // More threads than the machine has are what was asked for: TBB's
+    // limit is raised to them for the loop, rather than TBB ignoring the
+    // request with a warning on stderr (which would make stderr depend on
+    // the number of threads).
+    std::optional<tbb::global_control> limit;
+    if (threads > hardware_threads()) limit.emplace(tbb::global_control::max_allowed_parallelism, threads);
+    tbb::task_arena arena(static_cast<int>(threads));
+    arena.execute(body);
+  }
+  (void)finished.load(std::memory_order_acquire);
+  for (const std::exception_ptr& error : errors) {
+    if (error) std::rethrow_exception(error);
+  }
+}
+
+}  // namespace passline::support
