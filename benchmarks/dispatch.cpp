@@ -96,6 +96,20 @@ Module hand_written_functions(Module ir, passline::PassContext& ctx, std::intege
   return ir;
 }
 
+/// The floor of any pass manager that runs passes by one loop: the passes'
+/// functions in an array, each called through its pointer from one call
+/// site. The site's target changes at every call, which a CPU's branch
+/// predictor may not follow (the same loop over one function shows it).
+using PassFunction = int (*)(int, passline::PassContext&);
+template <int I>
+int call_noop(int ir, passline::PassContext& ctx) {
+  return Noop<I>{}(ir, ctx);
+}
+template <int... I>
+constexpr std::array<PassFunction, sizeof...(I)> pass_functions(std::integer_sequence<int, I...>) {
+  return {&call_noop<I>...};
+}
+
 template <template <int> class P, int... I>
 auto static_pipeline(std::integer_sequence<int, I...>) -> passline::Sequential<P<I>...>;
 
@@ -125,6 +139,36 @@ void BM_Module_HandWritten(benchmark::State& state) {
   passline::PassContext ctx;
   int ir = 0;
   for (auto _ : state) ir = hand_written(ir, ctx, indices);
+  per_pass(state, pass_count);
+}
+
+void BM_Module_FunctionPointerLoop(benchmark::State& state) {
+  passline::PassContext ctx;
+  static constexpr auto functions = pass_functions(indices);
+  int ir = 0;
+  for (auto _ : state) {
+    for (PassFunction function : functions) {
+      benchmark::DoNotOptimize(function);  // called through the pointer, not inlined
+      ir = function(ir, ctx);
+    }
+  }
+  per_pass(state, pass_count);
+}
+
+void BM_Module_FunctionPointerLoopOneTarget(benchmark::State& state) {
+  passline::PassContext ctx;
+  static constexpr std::array<PassFunction, pass_count> functions = [] {
+    std::array<PassFunction, pass_count> same{};
+    same.fill(&call_noop<0>);
+    return same;
+  }();
+  int ir = 0;
+  for (auto _ : state) {
+    for (PassFunction function : functions) {
+      benchmark::DoNotOptimize(function);
+      ir = function(ir, ctx);
+    }
+  }
   per_pass(state, pass_count);
 }
 
@@ -253,6 +297,8 @@ void BM_AnalysisLookup_Function(benchmark::State& state) {
 }
 
 BENCHMARK(BM_Module_HandWritten);
+BENCHMARK(BM_Module_FunctionPointerLoop);
+BENCHMARK(BM_Module_FunctionPointerLoopOneTarget);
 BENCHMARK(BM_Module_Compiled);
 BENCHMARK(BM_Module_StaticSequential);
 BENCHMARK(BM_Module_RuntimeSequential);

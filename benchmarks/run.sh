@@ -47,7 +47,10 @@ section "Dispatch: 50 no-op passes" \
 passes over 100 functions, as hand-written calls, the compiled form, a static \`Sequential\`, a runtime
 \`sequential(...)\` with no instrument and with one, and (when built with the peers, \`./dev setup --peers\`)
 LLVM's new pass manager and MLIR's \`PassManager\` ([peers.cpp](../benchmarks/peers.cpp)). \`ns_per_pass\`:
-per pass, or per pass and function; medians of 3. The analysis rows time one cached look-up."
+per pass, or per pass and function; medians of 3. The analysis rows time one cached look-up.
+\`FunctionPointerLoop\` is the floor of any pass manager that runs its passes by one loop: the 50 passes'
+functions called through pointers from one call site (\`OneTarget\`: the same loop over one function 50 times,
+whose target the CPU predicts)."
 command_line "$(rel "$build")/benchmarks/dispatch --benchmark_min_time=0.5 --benchmark_repetitions=3 --benchmark_format=json"
 "$build/benchmarks/dispatch" --benchmark_min_time=0.5 --benchmark_repetitions=3 --benchmark_format=json \
   >"$work/dispatch.json" 2>/dev/null

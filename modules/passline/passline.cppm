@@ -42,8 +42,8 @@ export import :fixed_point;
 export import :compiled;
 export import :resolution;
 export import :slot;
+export import :text_format;
 
-// text: the registry and pipeline text
+// text: the registry and the pipeline text parser
 export import :registry;
 export import :pipeline_text;
-export import :text_format;

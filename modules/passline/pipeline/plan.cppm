@@ -276,7 +276,7 @@ class Planner {
              parent);
       validity_.ran(node.info, required, plan_.steps.size() - 1, name_of());
     };
-    const Finding finding = satisfy(table, id, validity_, emit, &chain);
+    const Finding finding = satisfy(table, id, validity_, emit, work_, &chain);
     if (finding.problem == Problem::none) return;
     const PassInfo& info = nodes_[finding.pass]->info;
     if (finding.problem == Problem::cycle) {
@@ -327,6 +327,7 @@ class Planner {
   std::map<std::string_view, std::size_t, std::less<>> ids_;
   std::vector<const PassNode<IR>*> nodes_;
   Validity validity_;
+  SatisfyStack work_;  // satisfy's stack, its room made once
 };
 
 template <class IR>

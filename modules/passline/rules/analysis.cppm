@@ -255,6 +255,7 @@ constexpr Resolution resolve_order(const std::array<PassInfo, N>& infos, const s
     result.order.push_back(pass);
     result.inserted.push_back(inserted ? 1 : 0);
   };
+  SatisfyStack work;
   for (std::size_t user = 0; user < user_count; ++user) {
     if (infos[user].name.empty()) {  // not a pass: kept in place for the shape check
       result.order.push_back(user);
@@ -263,7 +264,7 @@ constexpr Resolution resolve_order(const std::array<PassInfo, N>& infos, const s
     }
     const Finding finding =
         satisfy(table, first.find(infos[user].name), validity, [&](std::size_t id, Reason, std::size_t) { run(id, true); },
-                &result.cycle);
+                work, &result.cycle);
     if (finding.problem != Problem::none) {
       result.finding = finding;
       if (finding.problem == Problem::conflict) result.finding.breaker = result.order[finding.breaker];

@@ -108,13 +108,16 @@ class Validity {
 class NameIndex {
  public:
   constexpr explicit NameIndex(std::size_t names)
-      : names_(std::bit_ceil(2 * names + 2), std::string_view()), positions_(names_.size(), npos) {}
+      : names_(std::bit_ceil(2 * names + 2), std::string_view()), hashes_(names_.size(), 0),
+        positions_(names_.size(), npos) {}
 
   /// The position already stored for `name`, or `position` after storing it.
   constexpr std::size_t insert(std::string_view name, std::size_t position) {
-    const std::size_t slot = find_slot(name);
+    const std::uint64_t h = hash(name);
+    const std::size_t slot = find_slot(name, h);
     if (positions_[slot] == npos) {
       names_[slot] = name;
+      hashes_[slot] = h;
       positions_[slot] = position;
     }
     return positions_[slot];
@@ -122,28 +125,38 @@ class NameIndex {
 
   /// Stores `position` for `name`, replacing what was there.
   constexpr void assign(std::string_view name, std::size_t position) {
-    const std::size_t slot = find_slot(name);
+    const std::uint64_t h = hash(name);
+    const std::size_t slot = find_slot(name, h);
     names_[slot] = name;
+    hashes_[slot] = h;
     positions_[slot] = position;
   }
 
   /// The position stored for `name`, or `npos`.
-  constexpr std::size_t find(std::string_view name) const { return positions_[find_slot(name)]; }
+  constexpr std::size_t find(std::string_view name) const { return positions_[find_slot(name, hash(name))]; }
 
  private:
+  /// FNV-1a, then mixed (MurmurHash3's finalizer) so that names alike but
+  /// for a digit do not fall into one run of slots.
   static constexpr std::uint64_t hash(std::string_view name) {
-    std::uint64_t hash = 14695981039346656037ull;  // FNV-1a
+    std::uint64_t hash = 14695981039346656037ull;
     for (char c : name) hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+    hash ^= hash >> 33;
+    hash *= 0xff51afd7ed558ccdull;
+    hash ^= hash >> 33;
     return hash;
   }
-  constexpr std::size_t find_slot(std::string_view name) const {
+  /// Names are compared only where the hashes agree: in constant
+  /// evaluation, a string comparison costs many steps, an integer one.
+  constexpr std::size_t find_slot(std::string_view name, std::uint64_t h) const {
     const std::size_t mask = names_.size() - 1;
-    std::size_t slot = hash(name) & mask;
-    while (positions_[slot] != npos && names_[slot] != name) slot = (slot + 1) & mask;
+    std::size_t slot = h & mask;
+    while (positions_[slot] != npos && (hashes_[slot] != h || names_[slot] != name)) slot = (slot + 1) & mask;
     return slot;
   }
 
   std::vector<std::string_view> names_;
+  std::vector<std::uint64_t> hashes_;
   std::vector<std::size_t> positions_;
 };
 
@@ -198,6 +211,18 @@ constexpr Closure close_over_requirements(std::span<const PassInfo> infos, std::
   return closure;
 }
 
+/// The stack of the walk `satisfy` makes: the passes whose requirements are
+/// being made to hold, innermost last.
+struct SatisfyStack {
+  struct Frame {
+    std::size_t id;
+    std::size_t next = 0;
+    bool second_round = false;
+  };
+  std::vector<Frame> frames;
+  std::vector<std::size_t> on_stack;
+};
+
 /// Makes the requirements of the pass with id `user` hold: each required pass
 /// that does not hold runs first, after its own requirements, transitively.
 /// `emit(id, reason, required_by)` is called for each pass to insert, in
@@ -205,16 +230,16 @@ constexpr Closure close_over_requirements(std::span<const PassInfo> infos, std::
 /// requirement of the same user breaks is a conflict; a chain that comes back
 /// to a pass is a cycle, left in `cycle`; a name the table does not know is
 /// unknown, and `cycle` holds the chain of passes that reached it. Iterative, so deep chains cost no stack.
+/// `work` is the walk's stack, kept by the caller from one call to the next:
+/// in constant evaluation, making a vector's room costs hundreds of steps.
 template <class Table, class Emit>
-constexpr Finding satisfy(Table& table, std::size_t user, Validity& validity, Emit emit,
+constexpr Finding satisfy(Table& table, std::size_t user, Validity& validity, Emit emit, SatisfyStack& work,
                           std::vector<std::size_t>* cycle = nullptr) {
-  struct Frame {
-    std::size_t id;
-    std::size_t next = 0;
-    bool second_round = false;
-  };
-  std::vector<Frame> stack{Frame{user}};
-  std::vector<std::size_t> on_stack{user};
+  using Frame = SatisfyStack::Frame;
+  std::vector<Frame>& stack = work.frames;
+  std::vector<std::size_t>& on_stack = work.on_stack;
+  stack.assign(1, Frame{user});
+  on_stack.assign(1, user);
   while (!stack.empty()) {
     Frame& top = stack.back();
     const PassInfo info = table.info(top.id);
