@@ -75,7 +75,7 @@ struct CompiledPipeline {
   template <class P, class IR>
   static IR call(IR ir, PassContext& ctx) {
     return detail::guarded(
-        P::info.name, [] { return detail::path_text({P::info.name, Name.view()}); },
+        P::info, [] { return detail::path_text({P::info.name, Name.view()}); },
         [&] { return detail::invoke_pass(P{}, std::move(ir), ctx); });
   }
 };

@@ -36,13 +36,15 @@ inline PassError pass_failure(std::string_view name, const std::string& path, st
   return PassError(fmt::format("pass '{}' failed{}: {}", name, where, what), std::string(name), path);
 }
 
-/// Runs `body`, a pass. What it throws becomes a PassError that names the pass
-/// and its path (`path()` makes it, only then), with the cause nested. Passed
+/// Runs `body`, the pass `info`. What it throws becomes a PassError that
+/// names the pass and its path (`path()` makes it, only then), with the cause
+/// nested. Inlined into the loop, where the try costs nothing until a pass
+/// throws; the name is read only then. Passed
 /// on as they are: a PassError from further in (it names its pass already), a
 /// RequirementError (a pipeline that cannot run), and an instrument's
 /// exception (`InstrumentFailure`).
 template <class Body, class Path>
-inline auto guarded(std::string_view name, Path path, Body&& body) -> decltype(body()) {
+[[gnu::always_inline]] inline auto guarded(const PassInfo& info, Path path, Body&& body) -> decltype(body()) {
   try {
     return body();
   } catch (const PassError&) {
@@ -52,9 +54,9 @@ inline auto guarded(std::string_view name, Path path, Body&& body) -> decltype(b
   } catch (const InstrumentFailure&) {
     throw;
   } catch (const std::exception& error) {
-    std::throw_with_nested(pass_failure(name, path(), error.what()));
+    std::throw_with_nested(pass_failure(info.name, path(), error.what()));
   } catch (...) {
-    std::throw_with_nested(pass_failure(name, path(), "unknown exception"));
+    std::throw_with_nested(pass_failure(info.name, path(), "unknown exception"));
   }
 }
 
@@ -121,8 +123,13 @@ class Run {
   /// tell them it opens and closes. Without instruments, only passes run.
   template <bool Watched>
   void loop() {
-    for (at_ = first_; at_ != end_; ++at_) {
-      const PlanStep<IR>& step = *at_;
+    // The step is kept in a local and published in `at_` (for nested runs
+    // and error paths), so the loop does not wait on a reload of it after
+    // every call.
+    const PlanStep<IR>* const end = end_;
+    for (const PlanStep<IR>* at = first_; at != end; ++at) {
+      at_ = at;
+      const PlanStep<IR>& step = *at;
       const PassInfo& info = step.node->info;
       if (step.kind == PlanStep<IR>::Kind::pass) {
         const Runner<IR>& runner = *step.runner;
@@ -131,7 +138,7 @@ class Run {
           if (!admitted(info, place)) continue;
           notify_before(info, place);
           try {
-            ir_ = guarded(info.name, [&] { return path_of(step); },
+            ir_ = guarded(info, [&] { return path_of(step); },
                           [&] { return runner.run(keeps_input_ ? IR(ir_) : std::move(ir_), ctx_); });
           } catch (...) {
             after_failed(info, keeps_input_ ? IRView(ir_) : IRView(), place);
@@ -140,7 +147,7 @@ class Run {
           after_pass(analyses_, info, runner.on_functions, ir_);
           notify_after(info, place);
         } else {
-          ir_ = guarded(info.name, [&] { return path_of(step); },
+          ir_ = guarded(info, [&] { return path_of(step); },
                         [&] { return runner.run(std::move(ir_), ctx_); });
           after_pass(analyses_, info, runner.on_functions, ir_);
         }
@@ -148,11 +155,11 @@ class Run {
         if (step.kind == PlanStep<IR>::Kind::open) {
           const PassPlace place = place_of(step);
           if (!admitted(info, place)) {
-            at_ = first_ + step.match;  // vetoed: on after its close
+            at = first_ + step.match;  // vetoed: on after its close
             continue;
           }
           notify_before(info, place);
-          open_.emplace_back(static_cast<std::size_t>(at_ - first_), place);
+          open_.emplace_back(static_cast<std::size_t>(at - first_), place);
         } else {
           const PassPlace place = open_.back().second;
           open_.pop_back();
