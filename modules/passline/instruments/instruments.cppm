@@ -56,30 +56,10 @@ inline Output to_stderr() {
 
 namespace passline::detail {
 
-/// `// *** IR Dump After InferType (required by FoldConstant) ***`, as LLVM
-/// words it (with the IR's comment syntax).
-inline std::string dump_header(std::string_view when, const PassInfo& info, const PassPlace& place,
-                               std::string_view note = {}) {
-  const std::string why =
-      place.required_by.empty() ? std::string() : fmt::format(" (required by {})", place.required_by);
-  return fmt::format("// *** IR Dump {} {}{}{} ***\n", when, support::printable(info.name, 200), support::printable(why, 200), note);
-}
-
+/// `text` ending in a newline.
 inline std::string with_newline(std::string text) {
   if (!text.empty() && text.back() != '\n') text += '\n';
   return text;
-}
-
-/// Writes a dump, its header and then the IR ending in a newline, in pieces:
-/// a large IR's text is not copied again to join it to its header.
-inline void write_dump(const Output& out, std::string_view header, std::string_view text) {
-  out(header);
-  out(text);
-  if (!text.empty() && text.back() != '\n') out("\n");
-}
-
-inline bool names(const std::vector<std::string>& list, std::string_view name) {
-  return std::ranges::find(list, name) != list.end();
 }
 
 }  // namespace passline::detail
@@ -99,20 +79,12 @@ class PrintIR final : public Instrument {
   };
   explicit PrintIR(Options options, Output out = to_stderr()) : options_(std::move(options)), out_(std::move(out)) {}
 
-  void before_pass(const PassInfo& info, IRView ir, const PassPlace& place) override {
-    if (wanted(options_.before, options_.before_all, info, place)) print("Before", info, ir, place);
-  }
-  void after_pass(const PassInfo& info, IRView ir, const PassPlace& place) override {
-    if (wanted(options_.after, options_.after_all, info, place)) print("After", info, ir, place);
-  }
+  void before_pass(const PassInfo& info, IRView ir, const PassPlace& place) override;
+  void after_pass(const PassInfo& info, IRView ir, const PassPlace& place) override;
 
  private:
-  static bool wanted(const std::vector<std::string>& list, bool all, const PassInfo& info, const PassPlace& place) {
-    return detail::names(list, info.name) || (all && !place.pipeline);
-  }
-  void print(std::string_view when, const PassInfo& info, IRView ir, const PassPlace& place) {
-    detail::write_dump(out_, detail::dump_header(when, info, place), ir.print());
-  }
+  static bool wanted(const std::vector<std::string>& list, bool all, const PassInfo& info, const PassPlace& place);
+  void print(std::string_view when, const PassInfo& info, IRView ir, const PassPlace& place);
 
   Options options_;
   Output out_;
@@ -131,60 +103,13 @@ class PrintChanged final : public Instrument {
     started_ = false;
     last_ = "input";
   }
-  void before_pass(const PassInfo&, IRView ir, const PassPlace&) override {
-    if (started_) return;
-    started_ = true;
-    if (mode_ == Mode::quiet && ir.fingerprintable()) {  // nothing to show, nor to compare by text
-      fingerprint_ = ir.fingerprint();
-      return;
-    }
-    print(ir);
-    fingerprint_ = ir.fingerprint();  // after the print, which may have computed it
-    if (mode_ != Mode::quiet) detail::write_dump(out_, "// *** IR Dump At Start ***\n", text_);
-    if (keeps_text()) std::swap(last_text_, text_);
-  }
-  void after_pass(const PassInfo& info, IRView ir, const PassPlace& place) override {
-    if (place.pipeline) return;
-    if (!ir.printable() && !ir.fingerprintable()) {  // nothing to compare by: never "no change"
-      if (mode_ != Mode::quiet) {
-        out_(detail::dump_header("After", info, place,
-                                 " (cannot tell whether it changed: the IR has neither a printer nor a fingerprint)"));
-      }
-      return;
-    }
-    // Unchanged functions keep their fingerprints, so an unchanged IR's is at
-    // hand. Another IR is printed first, to show if it changed (or to compare
-    // by text, without a fingerprint), and a print may fingerprint it too.
-    std::optional<std::uint64_t> fingerprint = ir.cached_fingerprint();
-    const bool printed = !fingerprint;
-    if (printed) {
-      print(ir);
-      fingerprint = ir.fingerprint();
-    }
-    const bool same = fingerprint && fingerprint_ ? *fingerprint == *fingerprint_ : text_ == last_text_;
-    if (same) {
-      if (mode_ != Mode::quiet) out_(detail::dump_header("After", info, place, " omitted because no change"));
-      return;
-    }
-    if (!printed) print(ir);
-    const std::string label = std::string(info.name);
-    if (mode_ == Mode::diff) {
-      out_(detail::dump_header("After", info, place) + support::unified_diff(last_text_, text_, last_, label));
-    } else {
-      detail::write_dump(out_, detail::dump_header("After", info, place), text_);
-    }
-    fingerprint_ = fingerprint;
-    last_ = label;
-    if (keeps_text()) std::swap(last_text_, text_);
-  }
+  void before_pass(const PassInfo&, IRView ir, const PassPlace&) override;
+  void after_pass(const PassInfo& info, IRView ir, const PassPlace& place) override;
 
  private:
   /// The IR as text, ending in a newline, into `text_`: one string for every
   /// print, its room kept.
-  void print(IRView ir) {
-    ir.print(text_);
-    text_ = detail::with_newline(std::move(text_));
-  }
+  void print(IRView ir);
   /// The text of the IR as last printed is kept to diff with, or to compare
   /// by when the IR has no fingerprint.
   bool keeps_text() const { return mode_ == Mode::diff || !fingerprint_; }
@@ -234,32 +159,7 @@ class PassTimings {
   double total() const { return root_.wall; }
 
   /// The report as text: a tree sorted by wall time at every level.
-  std::string report() const {
-    const double total_time = total();
-    std::string out =
-        "===-------------------------------------------------------------------------===\n"
-        "                      ... Pass execution timing report ...\n"
-        "===-------------------------------------------------------------------------===\n";
-    out += fmt::format("  Total Execution Time: {:.6f} seconds\n\n", total_time);
-    out += "   -----Wall Time-----    -----Self Time-----   Count  Name\n";
-    auto percent = [&](double t) { return total_time > 0 ? 100 * t / total_time : 0.0; };
-    auto slowest_first = [](const Entry& parent) {
-      std::vector<const Entry*> children;
-      for (const Entry& child : parent.children) children.push_back(&child);
-      std::ranges::sort(children, [](const Entry* a, const Entry* b) {
-        return a->wall != b->wall ? a->wall > b->wall : a->name < b->name;
-      });
-      return children;
-    };
-    auto write = [&](auto& self, const Entry& entry, std::size_t depth) -> void {
-      out += fmt::format("  {:10.6f} ({:5.1f}%)  {:10.6f} ({:5.1f}%)  {:6}  {}{}\n", entry.wall, percent(entry.wall),
-                         entry.self(), percent(entry.self()), entry.count, std::string(2 * depth, ' '), entry.name);
-      for (const Entry* child : slowest_first(entry)) self(self, *child, depth + 1);
-    };
-    for (const Entry* entry : slowest_first(root_)) write(write, *entry, 0);
-    out += fmt::format("  {:10.6f} (100.0%)                                   Total\n", total_time);
-    return out;
-  }
+  std::string report() const;
 
  private:
   friend class TimePasses;
@@ -274,56 +174,21 @@ class TimePasses final : public Instrument {
       : timings_(std::move(timings)) {}
   const std::shared_ptr<PassTimings>& timings() const { return timings_; }
 
-  void before_pass(const PassInfo& info, IRView, const PassPlace&) override {
-    PassTimings::Entry& parent = open_.empty() ? timings_->root_ : *open_.back().entry;
-    auto it = std::ranges::find(parent.children, info.name, &PassTimings::Entry::name);
-    PassTimings::Entry& entry = it != parent.children.end() ? *it : parent.children.emplace_back(std::string(info.name));
-    open_.push_back({&entry, Clock::now()});
-  }
+  void before_pass(const PassInfo& info, IRView, const PassPlace&) override;
   void after_pass(const PassInfo&, IRView, const PassPlace&) override { close(); }
   void after_failed_pass(const PassInfo&, IRView, const PassPlace&, std::exception_ptr) override { close(); }
 
   /// An analysis computed while a pass runs is listed under the pass, as
   /// `Name (analysis)`; function passes may compute them on several threads.
-  void before_analysis(const AnalysisInfo&, std::string_view) override {
-    const auto now = Clock::now();
-    const std::lock_guard lock(analysis_mutex_);
-    analysis_starts_.emplace_back(std::this_thread::get_id(), now);
-  }
-  void after_analysis(const AnalysisInfo& info, std::string_view) override {
-    const auto now = Clock::now();
-    const std::lock_guard lock(analysis_mutex_);
-    const std::thread::id thread = std::this_thread::get_id();
-    auto self = analysis_starts_.end();
-    for (auto it = analysis_starts_.begin(); it != analysis_starts_.end(); ++it) {
-      if (it->first == thread) self = it;  // the innermost on this thread
-    }
-    if (self == analysis_starts_.end()) return;
-    const double seconds = std::chrono::duration<double>(now - self->second).count();
-    analysis_starts_.erase(self);
-    if (open_.empty()) return;  // asked for outside any pass
-    PassTimings::Entry& parent = *open_.back().entry;
-    const std::string name = std::string(info.name) + " (analysis)";
-    auto it = std::ranges::find(parent.children, name, &PassTimings::Entry::name);
-    PassTimings::Entry& entry = it != parent.children.end() ? *it : parent.children.emplace_back(name);
-    entry.wall += seconds;
-    ++entry.count;
-  }
+  void before_analysis(const AnalysisInfo&, std::string_view) override;
+  void after_analysis(const AnalysisInfo& info, std::string_view) override;
 
  private:
   struct Open {
     PassTimings::Entry* entry;  // stays put: only the innermost open entry gains children
     Clock::time_point start;
   };
-  void close() {
-    if (open_.empty()) return;
-    const Open open = open_.back();
-    open_.pop_back();
-    const double seconds = std::chrono::duration<double>(Clock::now() - open.start).count();
-    open.entry->wall += seconds;
-    ++open.entry->count;
-    if (open_.empty()) timings_->root_.wall += seconds;
-  }
+  void close();
 
   std::shared_ptr<PassTimings> timings_;
   std::vector<Open> open_;
@@ -338,35 +203,16 @@ class DumpDir final : public Instrument {
   explicit DumpDir(std::filesystem::path dir, std::string extension = ".ir")
       : dir_(std::move(dir)), extension_(std::move(extension)) {}
 
-  void enter_context() override {
-    std::error_code error;
-    std::filesystem::create_directories(dir_, error);
-    if (error) throw support::FileError(fmt::format("cannot make the dump directory '{}': {}", dir_.string(), error.message()));
-    step_ = 0;
-    wrote_input_ = false;
-  }
-  void before_pass(const PassInfo&, IRView ir, const PassPlace& place) override {
-    if (place.pipeline || wrote_input_) return;
-    wrote_input_ = true;
-    write("000-input", ir);
-  }
-  void after_pass(const PassInfo& info, IRView ir, const PassPlace& place) override {
-    if (place.pipeline) return;
-    write(fmt::format("{:03}-{}", ++step_, info.name), ir);
-  }
+  void enter_context() override;
+  void before_pass(const PassInfo&, IRView ir, const PassPlace& place) override;
+  void after_pass(const PassInfo& info, IRView ir, const PassPlace& place) override;
 
  private:
   /// Entries are the dump's own names: whatever is at one (a link planted
   /// there, a FIFO) is replaced, never followed or written through; a pass
   /// name's characters other than letters, digits, '-' and '_' become '_',
   /// so an entry stays in the directory.
-  void write(std::string stem, IRView ir) const {
-    for (char& c : stem) {
-      const bool kept = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
-      if (!kept) c = '_';
-    }
-    support::replace_file(dir_ / (stem + extension_), detail::with_newline(ir.print()));
-  }
+  void write(std::string stem, IRView ir) const;
 
   std::filesystem::path dir_;
   std::string extension_;
@@ -457,14 +303,7 @@ class VerificationError : public PipelineError {
 class VerifyEach final : public Instrument {
  public:
   explicit VerifyEach(std::function<void(IRView)> verify) : verify_(std::move(verify)) {}
-  void after_pass(const PassInfo& info, IRView ir, const PassPlace& place) override {
-    if (place.pipeline) return;
-    try {
-      verify_(ir);
-    } catch (const std::exception& error) {
-      throw VerificationError(std::string(info.name), error.what());
-    }
-  }
+  void after_pass(const PassInfo& info, IRView ir, const PassPlace& place) override;
 
  private:
   std::function<void(IRView)> verify_;
@@ -479,13 +318,7 @@ class OptBisect final : public Instrument {
   explicit OptBisect(std::int64_t limit, Output out = to_stderr()) : limit_(limit), out_(std::move(out)) {}
 
   void enter_context() override { count_ = 0; }
-  bool should_run(const PassInfo& info, IRView, const PassPlace& place) override {
-    if (place.pipeline || !info.optional) return true;
-    ++count_;
-    const bool runs = limit_ < 0 || count_ <= limit_;
-    out_(fmt::format("BISECT: {} pass ({}) {}\n", runs ? "running" : "NOT running", count_, info.name));
-    return runs;
-  }
+  bool should_run(const PassInfo& info, IRView, const PassPlace& place) override;
 
  private:
   std::int64_t limit_;
@@ -515,30 +348,12 @@ class Reproducer final : public Instrument {
 
   /// Begins the write (an OutputFile), so that a path that cannot be written
   /// fails before any pass runs; a run that does not fail writes nothing.
-  void enter_context() override {
-    written_ = false;
-    error_.clear();
-    output_ = std::make_unique<support::OutputFile>(file_);
-  }
+  void enter_context() override;
   void exit_context() override { output_.reset(); }
 
   /// Writes the reproducer. A write that fails does not hide the pass's own
   /// failure: it is kept for `error()`.
-  void after_failed_pass(const PassInfo& info, IRView ir, const PassPlace& place, std::exception_ptr) override {
-    if (place.pipeline || written_ || !error_.empty()) return;  // the innermost pass that failed, once
-    // The pass as pipeline text, with its options, as one shell word.
-    const std::string pass = support::shell_word("--passes=" + pass_text(info.name, place.options));
-    try {
-      if (!output_) output_ = std::make_unique<support::OutputFile>(file_);
-      output_->write(fmt::format("{} {} {}{}{}\n", comment_, marker, pass, settings_.empty() ? "" : " ",
-                                 settings_));
-      output_->write(detail::with_newline(ir.print()));
-      output_->commit();
-      written_ = true;
-    } catch (const support::FileError& error) {
-      error_ = error.what();
-    }
-  }
+  void after_failed_pass(const PassInfo& info, IRView ir, const PassPlace& place, std::exception_ptr) override;
   /// Whether a reproducer was written.
   bool written() const { return written_; }
   /// Why a pass failed but its reproducer could not be written; empty if it was.
@@ -576,52 +391,7 @@ class PassGraph final : public Instrument {
 
   /// The graph: a cluster per pipeline, passes in run order joined by solid
   /// edges, and a dashed "required by" edge from each prerequisite run.
-  std::string dot() const {
-    std::string out = "digraph passes {\n  rankdir=LR;\n  node [shape=box, fontname=\"monospace\"];\n";
-    auto id = [](int i) { return fmt::format("p{}", i); };
-    // Clusters, innermost written inside their parents; the run order goes
-    // through them, from the last pass before a pipeline to its first.
-    struct Ends {
-      int first = -1;
-      int last = -1;
-    };
-    auto write = [&](auto& self, int parent, std::string indent) -> Ends {
-      Ends ends;
-      auto link = [&](int from, int to) {
-        if (from >= 0 && to >= 0) out += fmt::format("{}{} -> {};\n", indent, id(from), id(to));
-      };
-      for (std::size_t i = 0; i < steps_.size(); ++i) {
-        if (steps_[i].parent != parent) continue;
-        Ends step{static_cast<int>(i), static_cast<int>(i)};
-        if (steps_[i].pipeline) {
-          out += fmt::format("{}subgraph cluster_{} {{\n{}  label=\"{}\";\n", indent, i, indent,
-                             steps_[i].name);
-          step = self(self, static_cast<int>(i), indent + "  ");
-          out += indent + "}\n";
-        } else {
-          out += fmt::format("{}{} [label=\"{}\"];\n", indent, id(i), steps_[i].name);
-        }
-        if (step.first < 0) continue;  // an empty pipeline
-        link(ends.last, step.first);
-        if (ends.first < 0) ends.first = step.first;
-        ends.last = step.last;
-      }
-      return ends;
-    };
-    write(write, -1, "  ");
-    // Each prerequisite to the next pass of its name's requirer that ran after it.
-    for (std::size_t i = 0; i < steps_.size(); ++i) {
-      if (steps_[i].required_by.empty()) continue;
-      for (std::size_t j = i + 1; j < steps_.size(); ++j) {
-        if (!steps_[j].pipeline && steps_[j].name == steps_[i].required_by) {
-          out += fmt::format("  {} -> {} [style=dashed, label=\"required by\"];\n", id(static_cast<int>(i)),
-                             id(static_cast<int>(j)));
-          break;
-        }
-      }
-    }
-    return out + "}\n";
-  }
+  std::string dot() const;
 
  private:
   struct Step {
