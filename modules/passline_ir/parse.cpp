@@ -25,13 +25,16 @@ module;
 #include <vector>
 
 #include <fmt/format.h>
-#include <tbb/concurrent_queue.h>
-#include <tbb/parallel_pipeline.h>
-#include <tbb/task_arena.h>
 module passline.ir;
 import passline.support;
 
 namespace passline::ir::detail {
+
+/// Below this, a parse is one thread's work.
+constexpr std::size_t parallel_bytes = std::size_t{1} << 16;
+/// Pieces of text a parse cuts per thread: enough that the threads finish
+/// at about the same time, a fraction of a piece apart.
+constexpr std::size_t pieces_per_thread = 16;
 
 enum class Token : std::uint8_t {
   end, ident, local, global, integer, floating, lparen, rparen, lbrace, rbrace, comma, semicolon, colon, equals,

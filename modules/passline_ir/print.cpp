@@ -33,6 +33,11 @@ module passline.ir;
 
 namespace passline::ir::detail {
 
+/// A batch a print on several threads hands one thread: functions of about this many nodes.
+constexpr std::size_t print_batch_nodes = std::size_t{1} << 15;
+/// About what a node takes in text.
+constexpr std::size_t text_bytes_per_node = 16;
+
 /// Text appended to a string through a cursor: a piece is one copy, and the
 /// string grows only when a piece does not fit, by as much as was written
 /// through this cursor (so the room made, and zeroed, is in proportion to the

@@ -26,15 +26,6 @@ namespace passline::ir::detail {
 /// around a block in operand position).
 constexpr std::size_t max_recursion = 2 * max_nesting + 2;
 
-/// Below this, a parse or print is one thread's work.
-constexpr std::size_t parallel_bytes = std::size_t{1} << 16;
-constexpr std::size_t print_batch_nodes = std::size_t{1} << 15;
-/// Pieces of text a parse cuts per thread: enough that the threads finish
-/// at about the same time, a fraction of a piece apart.
-constexpr std::size_t pieces_per_thread = 16;
-/// About what a node takes in text.
-constexpr std::size_t text_bytes_per_node = 16;
-
 }  // namespace passline::ir::detail
 
 export namespace passline::ir {
