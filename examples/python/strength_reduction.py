@@ -56,7 +56,8 @@ changes = Changes()
 timing = instrument.PassTimingInstrument()
 with passline.PassContext(opt_level=2, instruments=[changes, timing]):
     mod = pipeline(mod)
+    timed = [entry["name"] for entry in timing.timings()]  # read inside: the context's exit clears it
 
 print(mod, end="")
 print("changed by:", ", ".join(changes.changed))
-print("timed:", ", ".join(entry["name"] for entry in timing.timings()))
+print("timed:", ", ".join(timed))

@@ -29,9 +29,10 @@ def create(name, **options):
     return _core.create_pass(name, {key.replace("_", "-"): value for key, value in options.items()})
 
 
-def Sequential(passes, opt_level=0, name="Sequential"):
-    """A pipeline of passes, C++ and Python alike."""
-    return _core.sequential(list(passes), name, opt_level)
+def Sequential(passes=None, opt_level=0, name="sequential"):
+    """A pipeline of passes, C++ and Python alike, as TVM's: it gates each of
+    its passes by the context (opt level, required and disabled passes)."""
+    return _core.sequential(list(passes or []), name, opt_level)
 
 
 def _make_pass(pass_arg, opt_level, name, required, function_level):

@@ -17,15 +17,21 @@ __all__ = ["DumpDir", "Instrument", "OptBisect", "PassTimingInstrument", "PrintA
            "pass_instrument"]
 
 
-def pass_instrument(cls):
-    """Marks a class as a pass instrument, as TVM's decorator does: its
-    instances go in `PassContext(instruments=[...])`, and any of the hooks
-    enter_pass_ctx(), exit_pass_ctx(), should_run(mod, info),
-    run_before_pass(mod, info), run_after_pass(mod, info) and passline's
-    run_after_failed_pass(mod, info, message) are called."""
-    if not isinstance(cls, type):
-        raise TypeError("pass_instrument decorates a class")
-    return cls
+def pass_instrument(pi_cls=None):
+    """Marks a class as a pass instrument, as TVM's decorator does
+    (`@pass_instrument` or `@pass_instrument()`): its instances go in
+    `PassContext(instruments=[...])`, and any of the hooks enter_pass_ctx(),
+    exit_pass_ctx(), should_run(mod, info), run_before_pass(mod, info),
+    run_after_pass(mod, info) and passline's run_after_failed_pass(mod,
+    info, message) are called. A subclass of `Instrument` is one too."""
+    def mark(cls):
+        if not isinstance(cls, type):
+            raise TypeError("pass_instrument decorates a class, not " + type(cls).__name__)
+        return cls
+
+    if pi_cls is None:
+        return mark
+    return mark(pi_cls)
 
 
 def PrintBeforeAll(file=None):

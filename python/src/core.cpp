@@ -14,6 +14,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <typeinfo>
 #include <utility>
 #include <vector>
 import passline;
@@ -122,6 +123,8 @@ struct OwnedPassInfo {
   std::vector<std::string> required;
   explicit OwnedPassInfo(const passline::PassInfo& info)
       : name(info.name), opt_level(info.opt_level), required(info.required.begin(), info.required.end()) {}
+  OwnedPassInfo(std::string name, int opt_level, std::vector<std::string> required)
+      : name(std::move(name)), opt_level(opt_level), required(std::move(required)) {}
 };
 
 /// A Python object with any of TVM's instrument hooks (enter_pass_ctx,
@@ -204,6 +207,77 @@ void check_instrument(const py::handle& hooks) {
                        "run_after_failed_pass; not " + type);
 }
 
+/// The type name of a Python value, for messages.
+std::string type_name(const py::handle& value) {
+  return py::str(py::type::of(value).attr("__name__")).cast<std::string>();
+}
+
+/// One of TVM's list arguments (required_pass, disabled_pass): None for
+/// none, else an iterable of pass names.
+std::vector<std::string> names_from(const py::handle& names, const char* what) {
+  std::vector<std::string> out;
+  if (names.is_none()) return out;
+  if (py::isinstance<py::str>(names)) {
+    throw py::type_error(std::string(what) + " is a list of pass names, not a str: write [" +
+                         py::repr(names).cast<std::string>() + "]");
+  }
+  if (!py::isinstance<py::iterable>(names)) {
+    throw py::type_error(std::string(what) + " is a list of pass names or None, not " + type_name(names));
+  }
+  for (const py::handle& name : names) {
+    if (!py::isinstance<py::str>(name)) {
+      throw py::type_error(std::string(what) + " holds pass names (str), not " + type_name(name));
+    }
+    out.push_back(name.cast<std::string>());
+  }
+  return out;
+}
+
+/// An instrument as C++ runs it: one of passline's C++ instruments as it is;
+/// an object with TVM's hooks (a Python subclass of Instrument included)
+/// through PythonInstrument.
+std::shared_ptr<passline::Instrument> instrument_from(const py::handle& hooks) {
+  check_instrument(hooks);
+  if (py::isinstance<passline::Instrument>(hooks)) {
+    auto instrument = hooks.cast<std::shared_ptr<passline::Instrument>>();
+    const passline::Instrument& object = *instrument;
+    if (typeid(object) != typeid(passline::Instrument)) return instrument;  // a C++ instrument
+  }
+  return std::make_shared<PythonInstrument>(py::reinterpret_borrow<py::object>(hooks));
+}
+
+/// PassContext's instruments argument: None for none, else a list.
+std::vector<std::shared_ptr<passline::Instrument>> instruments_from(const py::handle& instruments) {
+  std::vector<std::shared_ptr<passline::Instrument>> out;
+  if (instruments.is_none()) return out;
+  if (!py::isinstance<py::list>(instruments) && !py::isinstance<py::tuple>(instruments)) {
+    throw py::type_error("instruments is a list of instruments or None, not " + type_name(instruments));
+  }
+  for (const py::handle& hooks : instruments) out.push_back(instrument_from(hooks));
+  return out;
+}
+
+/// TVM's PassContext(trace=f): f(mod, info, is_before) before and after
+/// every pass that runs.
+class TraceCallback final : public passline::Instrument {
+ public:
+  explicit TraceCallback(py::object fn) : fn_(hold(std::move(fn))) {}
+  void before_pass(const passline::PassInfo& info, passline::IRView ir, const passline::PassPlace&) override {
+    call(info, ir, true);
+  }
+  void after_pass(const passline::PassInfo& info, passline::IRView ir, const passline::PassPlace&) override {
+    call(info, ir, false);
+  }
+
+ private:
+  void call(const passline::PassInfo& info, passline::IRView ir, bool before) {
+    py::gil_scoped_acquire gil;
+    const Module* module = ir.get<Module>();
+    calling_python([&] { (*fn_)(module ? py::cast(*module) : py::none(), OwnedPassInfo(info), before); });
+  }
+  std::shared_ptr<py::object> fn_;
+};
+
 /// A context entered from Python on this thread: the Python object, kept
 /// alive while it is entered, and its scope.
 struct Entered {
@@ -215,7 +289,8 @@ struct Entered {
 thread_local std::vector<Entered> entered;
 
 /// Leaves the innermost context entered on this thread, which must be `ctx`:
-/// a `with` block exits what it entered, on the thread that entered it.
+/// a `with` block exits what it entered, on the thread that entered it. An
+/// exit hook's exception goes on as itself (PassContext::Scope::exit).
 void leave(const passline::PassContext& ctx) {
   if (entered.empty()) {
     throw std::runtime_error("PassContext.__exit__ without a matching __enter__ on this thread");
@@ -224,8 +299,9 @@ void leave(const passline::PassContext& ctx) {
     throw std::runtime_error("PassContext.__exit__ of a context that is not the innermost one entered on this "
                              "thread: contexts exit in the reverse order of their __enter__");
   }
-  entered.back().scope.reset();  // exits the instruments while the context is surely alive
+  Entered leaving = std::move(entered.back());  // keeps the context alive while its instruments exit
   entered.pop_back();
+  leaving.scope->exit();
 }
 
 }  // namespace
@@ -271,14 +347,19 @@ PYBIND11_MODULE(_core, m) {
             py::dict(py::arg("message") = e.message(), py::arg("line") = e.position().line,
                      py::arg("column") = e.position().column));
     } catch (const passline::PassError& e) {
-      py::object instance = raise(pass_error, e.what(), py::dict(py::arg("pass_name") = e.pass(), py::arg("path") = e.path()));
-      // A Python pass's own exception, with its traceback, is the cause.
+      // A Python pass's own exception goes on as itself, with its traceback,
+      // as TVM re-raises it; a note (PEP 678) names the pass and its path.
       try {
         std::rethrow_if_nested(e);
       } catch (const PythonError& cause) {
-        PyException_SetCause(instance.ptr(), cause.value().inc_ref().ptr());  // steals a reference
+        std::string note = "raised in pass '" + e.pass() + "'";
+        if (e.path() != e.pass()) note += " (at " + e.path() + ")";
+        if (py::hasattr(cause.value(), "add_note")) cause.value().attr("add_note")(note);
+        cause.restore();
+        return;
       } catch (...) {  // NOLINT(bugprone-empty-catch): a C++ cause is in the message
       }
+      raise(pass_error, e.what(), py::dict(py::arg("pass_name") = e.pass(), py::arg("path") = e.path()));
     } catch (const passline::VerificationError& e) {
       raise(verification_error, e.what(), py::dict(py::arg("pass_name") = e.pass()));
     } catch (const passline::PipelineSyntaxError& e) {
@@ -345,37 +426,49 @@ PYBIND11_MODULE(_core, m) {
       })
       .def("__contains__", [](const Module& module, const std::string& name) { return module.find(name) >= 0; })
       .def("__len__", [](const Module& module) { return module.functions.size(); })
+      .def("same_as", [](const Module& a, const Module& b) { return passline::ir::identical(a, b); }, py::arg("other"),
+           "Whether the two modules hold the very same functions (bodies shared, names and attributes equal), "
+           "as TVM's same_as: a pass that changed nothing returns a module the same as its input. Cheap: "
+           "it compares pointers, never bodies.")
       .def("verify", [](const Module& module) { passline::ir::verify(module); },
            "Raises IRError at the first ill-formed spot (an unknown global, a wrong argument count, ...).");
 
   py::class_<OwnedPassInfo>(m, "PassInfo")
+      .def(py::init([](int opt_level, std::string name, const py::object& required) {
+             return OwnedPassInfo(std::move(name), opt_level, names_from(required, "required"));
+           }), py::arg("opt_level"), py::arg("name"), py::arg("required") = py::none(),
+           "A pass's name, opt level and required passes, as TVM's PassInfo.")
       .def_readonly("name", &OwnedPassInfo::name)
       .def_readonly("opt_level", &OwnedPassInfo::opt_level)
       .def_readonly("required", &OwnedPassInfo::required)
       .def("__repr__", [](const OwnedPassInfo& i) { return "<passline.PassInfo " + i.name + ">"; });
 
   py::class_<passline::PassContext>(m, "PassContext")
-      .def(py::init([](int opt_level, std::vector<std::string> required, std::vector<std::string> disabled,
-                       const py::dict& config, const py::list& instruments) {
+      .def(py::init([](int opt_level, const py::object& required, const py::object& disabled,
+                       const py::object& instruments, const py::object& config, const py::object& trace) {
              auto ctx = std::make_unique<passline::PassContext>();
              ctx->opt_level = opt_level;
-             for (const py::handle& hooks : instruments) {
-               check_instrument(hooks);
-               if (py::isinstance<passline::Instrument>(hooks)) {
-                 ctx->instruments.push_back(hooks.cast<std::shared_ptr<passline::Instrument>>());
-               } else {
-                 ctx->instruments.push_back(
-                     std::make_shared<PythonInstrument>(py::reinterpret_borrow<py::object>(hooks)));
+             ctx->instruments = instruments_from(instruments);
+             if (!trace.is_none()) {
+               if (!PyCallable_Check(trace.ptr())) {
+                 throw py::type_error("trace is a function f(mod, info, is_before) or None, not " + type_name(trace));
                }
+               ctx->instruments.push_back(std::make_shared<TraceCallback>(trace));
              }
-             ctx->required = std::move(required);
-             ctx->disabled = std::move(disabled);
-             for (const auto& [key, value] : config) ctx->config.set(key_from(key), to_value(value));
+             ctx->required = names_from(required, "required_pass");
+             ctx->disabled = names_from(disabled, "disabled_pass");
+             if (!config.is_none()) {
+               if (!py::isinstance<py::dict>(config)) {
+                 throw py::type_error("config is a dict of config keys and values or None, not " + type_name(config));
+               }
+               for (const auto& [key, value] : config.cast<py::dict>()) ctx->config.set(key_from(key), to_value(value));
+             }
              return ctx;
            }),
-           py::arg("opt_level") = 2, py::arg("required_pass") = std::vector<std::string>{},
-           py::arg("disabled_pass") = std::vector<std::string>{}, py::arg("config") = py::dict(),
-           py::arg("instruments") = py::list())
+           py::arg("opt_level") = 2, py::arg("required_pass") = py::none(), py::arg("disabled_pass") = py::none(),
+           py::arg("instruments") = py::none(), py::arg("config") = py::none(), py::arg("trace") = py::none(),
+           "TVM's PassContext: the opt level, passes required and disabled whatever it, instruments, config "
+           "values, and trace(mod, info, is_before) called around every pass.")
       .def_readwrite("opt_level", &passline::PassContext::opt_level)
       .def_readwrite("required_pass", &passline::PassContext::required)
       .def_readwrite("disabled_pass", &passline::PassContext::disabled)
@@ -390,19 +483,25 @@ PYBIND11_MODULE(_core, m) {
         entered.push_back({hold(self), std::move(scope)});
         return self;
       })
-      .def("__exit__", [](passline::PassContext& ctx, const py::args&) {
-        // Every instrument exits, as in C++; one whose exit hook raised is
-        // then reported by raising PipelineError here.
-        const std::size_t before = ctx.diagnostics->entries().size();
-        leave(ctx);
-        const std::vector<passline::Diagnostic> after = ctx.diagnostics->entries();
-        std::string failures;
-        for (std::size_t i = before; i < after.size(); ++i) {
-          if (after[i].severity == passline::Severity::error) failures += (failures.empty() ? "" : "; ") + after[i].message;
+      .def("__exit__", [](passline::PassContext& ctx, const py::args&) { leave(ctx); })
+      .def("override_instruments", [](passline::PassContext& ctx, const py::object& instruments) {
+             ctx.override_instruments(instruments_from(instruments));
+           }, py::arg("instruments"),
+           "Replaces the instruments, as TVM's: the old ones exit, the new ones enter. A hook that raises "
+           "clears the context's instruments, and its exception goes on as itself.")
+      .def_static("list_configs", [] {
+        py::dict keys;
+        for (const passline::ConfigKeyInfo& key : passline::ConfigKeys::global().list()) {
+          py::dict info;
+          info["type"] = std::string(key.type_name());
+          info["default"] = from_value(key.default_value);
+          info["description"] = key.description;
+          keys[py::str(key.name)] = info;
         }
-        if (!failures.empty()) throw passline::PipelineError(failures);
-      })
-      .def_property_readonly("instruments", [](const passline::PassContext& ctx) {
+        return keys;
+      }, "The registered config keys, each a dict: type, default, description.")
+      .def_property_readonly("instruments", [](const passline::PassContext& ctx) -> py::object {
+        if (ctx.instruments.empty()) return py::none();  // as TVM's context without instruments
         py::list out;
         for (const auto& instrument : ctx.instruments) {
           if (auto* hooks = dynamic_cast<PythonInstrument*>(instrument.get())) {

@@ -394,6 +394,16 @@ ExprPtr node(Kind kind, std::vector<ExprPtr> operands, Type type = ir::types::un
   return checked(std::move(e));
 }
 
+/// An arithmetic operator on expressions (`x * 2`), or reflected (`2 * x`):
+/// a Python number stands for a constant.
+auto binary(ir::Op op, bool reflected) {
+  return [op, reflected](const ExprPtr& a, const py::object& b) {
+    ExprPtr other = expr_from(b);
+    return reflected ? node(Kind::op, {std::move(other), a}, ir::types::unknown, op)
+                     : node(Kind::op, {a, std::move(other)}, ir::types::unknown, op);
+  };
+}
+
 // -- Walks ---------------------------------------------------------------------
 
 /// Every expression under `root`, each once, operands before their users.
@@ -494,13 +504,16 @@ void bind_expressions(py::module_& m) {
       .def("rewrite", &rewrite, py::arg("fn"),
            "This expression rewritten bottom-up by fn(expr) -> expr or None (keep).")
       .def("__repr__", [](const Expr& e) { return repr(e); })
-      .def("__add__", [](const ExprPtr& a, const py::object& b) { return node(Kind::op, {a, expr_from(b)}); })
-      .def("__sub__", [](const ExprPtr& a, const py::object& b) {
-        return node(Kind::op, {a, expr_from(b)}, ir::types::unknown, ir::Op::sub);
-      })
-      .def("__mul__", [](const ExprPtr& a, const py::object& b) {
-        return node(Kind::op, {a, expr_from(b)}, ir::types::unknown, ir::Op::mul);
-      })
+      .def("__add__", binary(ir::Op::add, false))
+      .def("__radd__", binary(ir::Op::add, true))
+      .def("__sub__", binary(ir::Op::sub, false))
+      .def("__rsub__", binary(ir::Op::sub, true))
+      .def("__mul__", binary(ir::Op::mul, false))
+      .def("__rmul__", binary(ir::Op::mul, true))
+      .def("__truediv__", binary(ir::Op::div, false))
+      .def("__rtruediv__", binary(ir::Op::div, true))
+      .def("__mod__", binary(ir::Op::mod, false))
+      .def("__rmod__", binary(ir::Op::mod, true))
       .def("__neg__", [](const ExprPtr& a) { return node(Kind::op, {a}, ir::types::unknown, ir::Op::neg); });
 
   py::class_<VarExpr, Expr, std::shared_ptr<VarExpr>>(m, "Var", "A variable: a binder, and its uses.")
@@ -639,6 +652,9 @@ void bind_expressions(py::module_& m) {
              out.body = to_body(tree_of(fn)->params, expr_from(body), fn.body->result());
              return out;
            }, py::arg("body"), "This function with another body, over the same parameters.")
+      .def("same_as", [](const ir::Function& a, const ir::Function& b) {
+             return a.body == b.body && ir::same_attributes(a, b);
+           }, py::arg("other"), "Whether the two hold the very same body, under the same name and attributes.")
       .def("__str__", [](const ir::Function& fn) { return ir::print(fn); })
       .def("__repr__", [](const ir::Function& fn) { return "<passline.Function @" + fn.name + ">"; });
 

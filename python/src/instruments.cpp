@@ -62,8 +62,12 @@ py::dict timing_entry(const PassTimings::Entry& entry) {
 }  // namespace
 
 void bind_instruments(py::module_& m) {
-  py::class_<Instrument, std::shared_ptr<Instrument>>(m, "Instrument",
-                                                      "One of passline's C++ instruments.");
+  py::class_<Instrument, std::shared_ptr<Instrument>>(
+      m, "Instrument",
+      "The base of passline's C++ instruments, and of your own: a subclass defines any of TVM's hooks "
+      "(enter_pass_ctx, exit_pass_ctx, should_run, run_before_pass, run_after_pass) and passline's "
+      "run_after_failed_pass.")
+      .def(py::init<>());
 
   py::class_<TimePasses, Instrument, std::shared_ptr<TimePasses>>(
       m, "PassTimingInstrument", "Times every pass and pipeline (`--time-passes`), nested as they ran.")

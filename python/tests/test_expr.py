@@ -182,3 +182,11 @@ def test_a_chain_of_a_hundred_thousand_lets_is_built_read_and_dropped_without_re
     again = passline.IRModule.parse(str(mod))
     assert len(again["long"].body.post_order()) == len(func.body.post_order())
     del body, func, mod, again
+
+
+def test_arithmetic_operators_and_their_reflections_build_operators():
+    x = ir.Var("x", "i64")
+    for expr, text in ((x / 2, "div(%x, 2)"), (x % 3, "mod(%x, 3)"), (2 * x, "mul(2, %x)"), (1 + x, "add(1, %x)"),
+                       (10 - x, "sub(10, %x)"), (8 / x, "div(8, %x)"), (9 % x, "mod(9, %x)"), (x - 1, "sub(%x, 1)")):
+        fn = ir.Function("f", [x], expr, "i64")
+        assert text in str(fn), (text, str(fn))

@@ -116,19 +116,58 @@ def test_required_pass_runs_first():
     assert seen == ["i64"]
 
 
-def test_python_exception_names_the_pass():
+def test_python_exception_keeps_its_type_and_names_the_pass():
     @passline.module_pass(opt_level=0, name="Broken")
     def broken(mod, ctx):
         raise ValueError("no good")
 
-    with pytest.raises(passline.PassError) as raised:
+    with pytest.raises(ValueError) as raised:
         passline.Sequential([broken], name="Outer")(parse())
-    assert raised.value.pass_name == "Broken"
-    assert raised.value.path == "Outer/Broken"
-    cause = raised.value.__cause__
-    assert isinstance(cause, ValueError) and str(cause) == "no good"
-    frames = traceback.extract_tb(cause.__traceback__)
+    assert type(raised.value) is ValueError and str(raised.value) == "no good"
+    assert raised.value.__notes__ == ["raised in pass 'Broken' (at Outer/Broken)"]
+    frames = traceback.extract_tb(raised.value.__traceback__)
     assert frames[-1].name == "broken"
+
+
+def test_except_catches_a_python_pass_exception_by_its_type():
+    @passline.module_pass(opt_level=0, name="Lookup")
+    def lookup(mod, ctx):
+        return {}["missing"]
+
+    try:
+        lookup(parse())
+    except KeyError as error:
+        assert error.__notes__ == ["raised in pass 'Lookup'"]
+    else:
+        pytest.fail("no KeyError")
+
+
+def test_a_pass_called_on_its_own_is_not_gated():
+    ran = []
+
+    @passline.module_pass(opt_level=3)
+    def late(mod, ctx):
+        ran.append("late")
+        return mod
+
+    mod = parse()
+    with passline.PassContext(opt_level=0, disabled_pass=["late", "FoldConstant"]):
+        late(mod)
+        folded = passline.create("FoldConstant")(mod)
+    assert ran == ["late"]  # TVM: only a Sequential asks whether a pass is enabled
+    assert "add(3, 4)" not in str(folded)
+    with passline.PassContext(opt_level=0, disabled_pass=["late"]):
+        passline.Sequential([late])(mod)  # but a Sequential gates its passes
+    assert ran == ["late"]
+
+
+def test_a_pipeline_called_on_its_own_gates_its_passes():
+    mod = passline.IRModule.parse("def @f(%x: i64) -> i64 {\n  %x\n}\n"
+                                  "#[export]\ndef @main(%y: i64) -> i64 {\n  @f(%y)\n}\n")
+    # O3 lists Inline, at level 3: under the default level, 2, O3 skips it as TVM's Sequential would.
+    assert "@f(%y)" in str(passline.create("O3")(mod))
+    with passline.PassContext(opt_level=3):
+        assert "@f(%y)" not in str(passline.create("O3")(mod))
 
 
 def test_config_is_checked():
@@ -156,8 +195,11 @@ def test_sequential_with_scoping():
     with passline.PassContext(opt_level=3):
         folded = pipeline(parse())
     assert str(folded) == "#[export]\ndef @main(%x: i64) -> i64 {\n  mul(%x, 7)\n}\n"
+    # Called on its own, the Sequential runs whatever its own level (TVM's
+    # rule), and gates its passes: FoldConstant (level 2) is skipped, dead
+    # code elimination (level 1) runs.
     with passline.PassContext(opt_level=1):
-        assert passline.structural_equal(pipeline(parse()), parse())
+        assert str(pipeline(parse())) == "#[export]\ndef @main(%x: i64) -> i64 {\n  mul(%x, add(3, 4))\n}\n"
 
 
 def test_nested_sequential_with_scoping():
@@ -187,10 +229,16 @@ def test_error_path_through_nested_sequentials():
         raise KeyError("missing")
 
     inner = passline.Sequential([passline.create("InferType"), broken], name="Inner")
-    with pytest.raises(passline.PassError) as raised:
+    with pytest.raises(KeyError) as raised:
         passline.Sequential([inner], name="Outer")(parse())
-    assert raised.value.path == "Outer/Inner/Broken"
-    assert isinstance(raised.value.__cause__, KeyError)
+    assert raised.value.__notes__ == ["raised in pass 'Broken' (at Outer/Inner/Broken)"]
+
+
+def test_a_cpp_pass_failure_is_a_pass_error_with_its_path():
+    with pytest.raises(passline.PassError) as raised:
+        passline.Sequential([passline.create("InferType")], name="Outer")(
+            passline.IRModule.parse("def @main(%x: i64) -> bool {\n  %x\n}\n"))
+    assert raised.value.pass_name == "InferType" and raised.value.path == "Outer/InferType"
 
 
 def test_a_failing_pass_leaves_the_callers_module_untouched():
@@ -201,7 +249,7 @@ def test_a_failing_pass_leaves_the_callers_module_untouched():
 
     mod = parse()
     before = str(mod)
-    with pytest.raises(passline.PassError):
+    with pytest.raises(RuntimeError, match="late"):
         passline.Sequential([passline.create("FoldConstant"), replace_then_fail])(mod)
     assert str(mod) == before and "main" in mod
 
@@ -259,3 +307,96 @@ def test_python_function_pass_on_many_threads_is_correct_and_deterministic():
     if wanted[0]:
         assert len(set(met)) == 2  # two calls of the Python pass ran at once, on two threads
     assert [f.name for f in one.functions] == [f"f{i}" for i in range(200)]
+
+
+# -- TVM's Python API, with TVM's signatures and defaults ---------------------------
+
+
+def test_pass_context_takes_none_for_its_lists_as_tvm():
+    ctx = passline.PassContext(opt_level=3, required_pass=None, disabled_pass=None, instruments=None, config=None)
+    assert (ctx.opt_level, ctx.required_pass, ctx.disabled_pass, ctx.instruments) == (3, [], [], None)
+    with pytest.raises(TypeError, match=r"^required_pass is a list of pass names, not a str: write \['InferType'\]$"):
+        passline.PassContext(required_pass="InferType")
+    with pytest.raises(TypeError, match="^disabled_pass holds pass names \\(str\\), not int$"):
+        passline.PassContext(disabled_pass=[1])
+    with pytest.raises(TypeError, match="^instruments is a list of instruments or None, not dict$"):
+        passline.PassContext(instruments={})
+
+
+def test_pass_context_trace_is_called_around_every_pass():
+    calls = []
+
+    def trace(mod, info, is_before):
+        calls.append((info.name, is_before))
+
+    pipeline = passline.Sequential([passline.create("InferType"), passline.create("DeadCodeElimination")])
+    with passline.PassContext(opt_level=3, trace=trace):
+        pipeline(parse())
+    assert calls == [("sequential", True), ("InferType", True), ("InferType", False),
+                     ("DeadCodeElimination", True), ("DeadCodeElimination", False), ("sequential", False)]
+
+
+def test_list_configs_names_each_key_with_its_type():
+    configs = passline.PassContext.list_configs()
+    assert configs["threads"]["type"] == "int" and configs["threads"]["default"] == 0
+    assert configs["threads"]["description"]
+
+
+def test_pass_info_is_constructible():
+    info = passline.PassInfo(1, "xyz", required=["InferType"])
+    assert (info.opt_level, info.name, info.required) == (1, "xyz", ["InferType"])
+    assert passline.PassInfo(opt_level=2, name="abc").required == []
+
+
+def test_sequential_has_tvms_signature_and_defaults():
+    seq = passline.Sequential()
+    assert (seq.info.name, seq.info.opt_level) == ("sequential", 0)
+    assert passline.structural_equal(seq(parse()), parse())
+    named = passline.Sequential(passes=[passline.create("InferType")], opt_level=2, name="typed")
+    assert (named.info.name, named.info.opt_level) == ("typed", 2)
+
+
+def test_same_as_tells_whether_a_pass_changed_anything():
+    mod = parse()
+
+    @passline.module_pass(opt_level=0)
+    def keep(mod, ctx):
+        return mod
+
+    assert keep(mod).same_as(mod)
+    assert passline.create("InferType")(mod).same_as(mod) is False  # types were added
+    typed = passline.create("InferType")(mod)
+    assert passline.create("InferType")(typed).same_as(typed)  # nothing left to infer
+    assert not passline.create("FoldConstant")(typed).same_as(typed)
+    assert typed["main"].same_as(typed["main"]) and not typed["main"].same_as(mod["main"])
+
+
+def test_a_subclass_of_instrument_is_an_instrument():
+    class Names(passline.instrument.Instrument):
+        def __init__(self):
+            super().__init__()
+            self.names = []
+
+        def run_before_pass(self, mod, info):
+            self.names.append(info.name)
+
+    names = Names()
+    with passline.PassContext(instruments=[names]):
+        passline.create("InferType")(parse())
+    assert names.names == ["InferType"]
+
+
+def test_pass_instrument_with_and_without_parentheses():
+    @passline.pass_instrument()
+    class A:
+        def run_before_pass(self, mod, info):
+            pass
+
+    @passline.pass_instrument
+    class B:
+        def run_before_pass(self, mod, info):
+            pass
+
+    assert isinstance(A, type) and isinstance(B, type)
+    with pytest.raises(TypeError, match="pass_instrument decorates a class, not function"):
+        passline.pass_instrument(lambda: None)

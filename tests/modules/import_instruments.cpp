@@ -14,10 +14,12 @@ int main() {
   auto timing = std::make_shared<passline::TimePasses>();
   passline::PassContext ctx;
   ctx.instruments = {timing};
+  // The context's record: the instrument starts a new one when the context exits.
+  const std::shared_ptr<passline::PassTimings> timings = timing->timings();
   int result = 0;
   {
     auto scope = ctx.enter();
     result = passline::Sequential<Noop, Noop>{}(40, ctx);
   }
-  return result == 42 && timing->timings()->report().find("Noop") != std::string::npos ? 0 : 1;
+  return result == 42 && timings->report().find("Noop") != std::string::npos ? 0 : 1;
 }

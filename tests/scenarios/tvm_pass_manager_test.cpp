@@ -159,7 +159,10 @@ struct Recorder final : passline::Instrument {
     log->push_back(name + ".enter");
     if (fail_enter) throw std::runtime_error("enter failed");
   }
-  void exit_context() override { log->push_back(name + ".exit"); }
+  void exit_context() override {
+    log->push_back(name + ".exit");
+    if (fail_exit) throw std::runtime_error(name + " exit failed");
+  }
   bool should_run(const PassInfo& info, passline::IRView, const passline::PassPlace&) override {
     log->push_back(name + ".should_run " + std::string(info.name));
     if (throws_in == "should_run") throw std::runtime_error("should_run failed");
@@ -180,6 +183,7 @@ struct Recorder final : passline::Instrument {
   std::string name;
   std::shared_ptr<Names> log;
   bool fail_enter = false;
+  bool fail_exit = false;
   std::string vetoed = {};
   std::string throws_in = {};  // "should_run", "before" or "after": that hook throws
   std::string throws_on = {};  // ... for this pass only (before); empty: for every pass
@@ -214,17 +218,92 @@ TEST(TVMScenarios, StaticPipelineUnderAnInstrumentIsSeenWholeAndByPass) {
                          "a.after Run", "a.should_run Skipped", "a.after Sequential"}));
 }
 
-TEST(TVMScenarios, FailedEnterExitsTheEnteredInReverseAndDoesNotPush) {
+// TVM's InstrumentEnterPassContext (src/ir/transform.cc): the instruments
+// entered before the failing one exit, in order, and the context's
+// instruments are cleared, so that the context can be entered again.
+TEST(TVMScenarios, FailedEnterExitsTheEnteredClearsAndDoesNotPush) {
   auto log = std::make_shared<Names>();
   auto first = std::make_shared<Recorder>("a", log);
   auto second = std::make_shared<Recorder>("b", log);
   auto third = std::make_shared<Recorder>("c", log);
+  auto fourth = std::make_shared<Recorder>("d", log);
   third->fail_enter = true;
-  PassContext ctx{.instruments = {first, second, third}};
+  PassContext ctx{.instruments = {first, second, third, fourth}};
   PassContext& before = PassContext::current();
   EXPECT_THROW({ auto scope = ctx.enter(); }, std::runtime_error);
   EXPECT_EQ(&PassContext::current(), &before);
-  EXPECT_EQ(*log, (Names{"a.enter", "b.enter", "c.enter", "b.exit", "a.exit"}));
+  EXPECT_EQ(*log, (Names{"a.enter", "b.enter", "c.enter", "a.exit", "b.exit"}));
+  EXPECT_TRUE(ctx.instruments.empty());
+  auto scope = ctx.enter();  // nothing left to fail
+  EXPECT_EQ(&PassContext::current(), &ctx);
+}
+
+// TVM's InstrumentExitPassContext: the exit stops at the instrument that
+// threw, the context's instruments are cleared, and the exception goes on.
+TEST(TVMScenarios, FailedExitStopsThereClearsAndThrowsFromExit) {
+  auto log = std::make_shared<Names>();
+  auto second = std::make_shared<Recorder>("b", log);
+  second->fail_exit = true;
+  PassContext ctx{.instruments = {std::make_shared<Recorder>("a", log), second, std::make_shared<Recorder>("c", log)}};
+  PassContext& before = PassContext::current();
+  auto scope = ctx.enter();
+  try {
+    scope.exit();
+    ADD_FAILURE() << "exit did not throw";
+  } catch (const std::runtime_error& error) {
+    EXPECT_STREQ(error.what(), "b exit failed");
+  }
+  EXPECT_EQ(&PassContext::current(), &before);
+  EXPECT_EQ(*log, (Names{"a.enter", "b.enter", "c.enter", "a.exit", "b.exit"}));
+  EXPECT_TRUE(ctx.instruments.empty());
+  EXPECT_EQ(ctx.diagnostics->error_count(), 0u);
+}
+
+// A destructor cannot throw: a scope that ends without exit() follows the
+// same rule, and the exception becomes an error in the diagnostics.
+TEST(TVMScenarios, FailedExitAtTheEndOfAScopeIsADiagnostic) {
+  auto log = std::make_shared<Names>();
+  auto first = std::make_shared<Recorder>("a", log);
+  first->fail_exit = true;
+  PassContext ctx{.instruments = {first, std::make_shared<Recorder>("b", log)}};
+  { auto scope = ctx.enter(); }
+  EXPECT_EQ(*log, (Names{"a.enter", "b.enter", "a.exit"}));
+  EXPECT_TRUE(ctx.instruments.empty());
+  ASSERT_EQ(ctx.diagnostics->error_count(), 1u);
+  EXPECT_EQ(ctx.diagnostics->entries()[0].message, "instrument failed on exit: a exit failed");
+}
+
+// TVM's PassContext.override_instruments: the old instruments exit, the new
+// ones enter; a failing hook clears them and goes on.
+TEST(TVMScenarios, OverrideInstrumentsExitsTheOldAndEntersTheNew) {
+  auto log = std::make_shared<Names>();
+  PassContext ctx{.instruments = {std::make_shared<Recorder>("a", log)}};
+  ctx.override_instruments({std::make_shared<Recorder>("b", log)});
+  EXPECT_EQ(*log, (Names{"a.exit", "b.enter"}));
+  auto broken = std::make_shared<Recorder>("c", log);
+  broken->fail_enter = true;
+  EXPECT_THROW(ctx.override_instruments({broken}), std::runtime_error);
+  EXPECT_EQ(*log, (Names{"a.exit", "b.enter", "b.exit", "c.enter"}));
+  EXPECT_TRUE(ctx.instruments.empty());
+}
+
+// TVM: only a Sequential asks whether a pass is enabled; a pass called on
+// its own runs whatever its opt level, even disabled (instruments still
+// decide). The pipeline called on its own runs, and gates its passes.
+TEST(TVMScenarios, APassCalledOnItsOwnIsNotGated) {
+  PassContext ctx{.opt_level = 0, .disabled = {"late", "Seq"}};
+  EXPECT_EQ(module_tag("late", 3)(two_functions(), ctx).module_passes, (Names{"late"}));
+  EXPECT_EQ(function_tag("late", 3)(two_functions(), ctx).functions[0].ran, (Names{"late"}));
+  const Pass<Program> seq =
+      passline::sequential<Program>({module_tag("early", 0), module_tag("late", 3)}, {.name = "Seq", .opt_level = 3});
+  EXPECT_EQ(seq(two_functions(), ctx).module_passes, (Names{"early"}));
+  using passline::testing::ProgramStep;
+  const passline::Sequential<ProgramStep<"early">, ProgramStep<"late", 3>> static_seq;
+  EXPECT_EQ(static_seq(two_functions(), ctx).module_passes, (Names{"early"}));
+  EXPECT_EQ(Pass<Program>(ProgramStep<"late", 3>{})(two_functions(), ctx).module_passes, (Names{"late"}));
+  // Nested, the inner pipeline is gated as a pass of the outer one.
+  const Pass<Program> outer = passline::sequential<Program>({seq, module_tag("after")});
+  EXPECT_EQ(outer(two_functions(), ctx).module_passes, (Names{"after"}));
 }
 
 TEST(TVMScenarios, ThrowingPassGetsAfterFailedNotAfter) {
@@ -316,6 +395,23 @@ TEST(TVMScenarios, TimePassesStaysConsistentWhenAnotherInstrumentThrows) {
   EXPECT_TRUE(top[0].children.empty());
   EXPECT_EQ(top[1].name, "Later");
   EXPECT_EQ(top[1].count, 1u);
+}
+
+// TVM's PassTimingInstrument clears its profile when its context exits; the
+// record of the context stays with whoever holds it.
+TEST(TVMScenarios, TimePassesClearsWhenItsContextExits) {
+  auto timer = std::make_shared<passline::TimePasses>();
+  PassContext ctx{.instruments = {timer}};
+  std::shared_ptr<passline::PassTimings> record;
+  {
+    auto scope = ctx.enter();
+    (void)module_tag("Run")(two_functions());
+    record = timer->timings();
+    EXPECT_EQ(record->top().size(), 1u);
+  }
+  EXPECT_TRUE(timer->timings()->top().empty());
+  ASSERT_EQ(record->top().size(), 1u);
+  EXPECT_EQ(record->top()[0].name, "Run");
 }
 
 TEST(TVMScenarios, RequiredPassesAreNotAskedShouldRun) {

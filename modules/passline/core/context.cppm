@@ -84,48 +84,81 @@ class PassContext {
     return ctx;
   }
 
+  /// Tells every instrument that the context is entered (`enter_context`),
+  /// in order. If one throws, as TVM's InstrumentEnterPassContext
+  /// (src/ir/transform.cc): the context's instruments are cleared, those
+  /// already entered exit in order, and the exception goes on as it is.
+  void enter_instruments() {
+    std::size_t entered = 0;
+    try {
+      for (; entered < instruments.size(); ++entered) instruments[entered]->enter_context();
+    } catch (...) {
+      std::vector<std::shared_ptr<Instrument>> entered_ones(instruments.begin(),
+                                                            instruments.begin() + static_cast<std::ptrdiff_t>(entered));
+      instruments.clear();
+      for (const auto& instrument : entered_ones) exit_reporting(*instrument);
+      throw;
+    }
+  }
+  /// Tells every instrument that the context is exited (`exit_context`), in
+  /// order. If one throws, as TVM's InstrumentExitPassContext: the later ones
+  /// are not told, the context's instruments are cleared, and the exception
+  /// goes on as it is.
+  void exit_instruments() {
+    for (std::size_t i = 0; i < instruments.size(); ++i) {
+      try {
+        instruments[i]->exit_context();
+      } catch (...) {
+        instruments.clear();
+        throw;
+      }
+    }
+  }
+  /// Replaces the instruments, as TVM's PassContext.override_instruments:
+  /// the old ones exit, the new ones enter (either may throw, as above).
+  void override_instruments(std::vector<std::shared_ptr<Instrument>> replacement) {
+    exit_instruments();
+    instruments = std::move(replacement);
+    enter_instruments();
+  }
+
   /// Makes this context the current one on this thread until the scope ends.
-  /// Entering tells every instrument (`enter_context`) in order; if one throws,
-  /// those already entered exit in reverse order and the context is not made
-  /// current. Leaving tells every instrument (`exit_context`) in order.
+  /// Entering enters the instruments (`enter_instruments`); if one throws,
+  /// the context is not made current. `exit()` makes the previous context
+  /// current again and exits the instruments (`exit_instruments`), letting an
+  /// exit hook's exception go on to the caller; a scope that ends without
+  /// `exit()` does the same, but as a destructor cannot throw, an exit hook's
+  /// exception becomes an error in the context's diagnostics instead.
   class Scope {
    public:
     explicit Scope(PassContext& ctx) : ctx_(ctx), previous_(top()) {
-      std::size_t entered = 0;
-      try {
-        for (; entered < ctx.instruments.size(); ++entered) ctx.instruments[entered]->enter_context();
-      } catch (...) {
-        while (entered > 0) exit_quietly(*ctx.instruments[--entered]);
-        throw;
-      }
+      ctx.enter_instruments();
       top() = &ctx;
     }
     Scope(const Scope&) = delete;
     Scope& operator=(const Scope&) = delete;
     ~Scope() {
+      if (exited_) return;
+      try {
+        exit();
+      } catch (const std::exception& error) {
+        ctx_.report_exit_failure(error.what());
+      } catch (...) {
+        ctx_.report_exit_failure("unknown exception");
+      }
+    }
+    /// Leaves the context; at most once.
+    void exit() {
+      if (exited_) return;
+      exited_ = true;
       top() = previous_;
-      for (const auto& instrument : ctx_.instruments) exit_quietly(*instrument);
+      ctx_.exit_instruments();
     }
 
    private:
-    /// An exit hook that throws cannot stop the exit; it becomes a diagnostic.
-    void exit_quietly(Instrument& instrument) noexcept {
-      try {
-        instrument.exit_context();
-      } catch (const std::exception& error) {
-        report_exit_failure(error.what());
-      } catch (...) {
-        report_exit_failure("unknown exception");
-      }
-    }
-    void report_exit_failure(std::string_view what) noexcept {
-      try {
-        ctx_.diagnostics->error({}, "instrument failed on exit: " + std::string(what));
-      } catch (...) {  // NOLINT(bugprone-empty-catch): out of memory while reporting
-      }
-    }
     PassContext& ctx_;
     PassContext* previous_;
+    bool exited_ = false;
   };
 
   /// Makes a context current on this thread without entering it (no instrument
@@ -153,6 +186,23 @@ class PassContext {
   }
 
  private:
+  /// An exit hook's exception that cannot be thrown (a scope's destructor,
+  /// an enter that already failed) is an error in the diagnostics.
+  void exit_reporting(Instrument& instrument) noexcept {
+    try {
+      instrument.exit_context();
+    } catch (const std::exception& error) {
+      report_exit_failure(error.what());
+    } catch (...) {
+      report_exit_failure("unknown exception");
+    }
+  }
+  void report_exit_failure(std::string_view what) noexcept {
+    try {
+      diagnostics->error({}, "instrument failed on exit: " + std::string(what));
+    } catch (...) {  // NOLINT(bugprone-empty-catch): out of memory while reporting
+    }
+  }
   static PassContext*& top() {
     thread_local PassContext* innermost = nullptr;
     return innermost;

@@ -167,12 +167,23 @@ class PassTimings {
 };
 
 /// `--time-passes`: times every pass and pipeline into a PassTimings.
+///
+/// A context's exit ends its record, as TVM's PassTimingInstrument clears its
+/// profile in exit_pass_ctx: `timings()` is then a new, empty record. Whoever
+/// kept the shared record (`auto timings = timing->timings();` before the
+/// run) still reads the context's report.
 class TimePasses final : public Instrument {
  public:
   using Clock = std::chrono::steady_clock;
   explicit TimePasses(std::shared_ptr<PassTimings> timings = std::make_shared<PassTimings>())
       : timings_(std::move(timings)) {}
+  /// The record the passes of the current (or next) context go into.
   const std::shared_ptr<PassTimings>& timings() const { return timings_; }
+
+  void exit_context() override {
+    timings_ = std::make_shared<PassTimings>();
+    open_.clear();
+  }
 
   void before_pass(const PassInfo& info, IRView, const PassPlace&) override;
   void after_pass(const PassInfo&, IRView, const PassPlace&) override { close(); }

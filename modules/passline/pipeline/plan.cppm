@@ -108,7 +108,10 @@ class Planner {
   Plan<IR> plan(const PassNode<IR>& root) {
     plan_.key = PlanKey::of(ctx_);
     const Pipeline<IR>* pipeline = root.pipeline();
-    flatten(root, 0, npos, pipeline ? pipeline->source : nullptr, false);
+    // The pass run is not gated, as in TVM (Pass::operator() in
+    // src/ir/transform.cc asks only the instruments): a pipeline gates its
+    // passes (SequentialNode::operator()), a pass called on its own runs.
+    flatten(root, 0, npos, pipeline ? pipeline->source : nullptr, false, true);
     keep_listed_providers();
     step_of_.assign(entries_.size(), npos);
     for (std::size_t i = 0; i < entries_.size(); ++i) place(i);
@@ -130,9 +133,11 @@ class Planner {
 
   /// The pipeline as entries: pipelines open and close around their passes;
   /// what the context gates off is marked (a pipeline gated off is left out).
+  /// The root is not gated; the passes of a list (pipeline text's `A,B`)
+  /// are gated as a pipeline's.
   void flatten(const PassNode<IR>& node, std::size_t depth, std::size_t parent, const PassSource<IR>* source,
-               bool decided) {
-    const bool enabled = decided || ctx_.pass_enabled(node.info);
+               bool decided, bool root = false) {
+    const bool enabled = decided || root || ctx_.pass_enabled(node.info);
     const Pipeline<IR>* pipeline = node.pipeline();
     if (!pipeline) {
       entries_.push_back({&node, Kind::pass, depth, parent, enabled, source});
