@@ -190,3 +190,61 @@ def test_arithmetic_operators_and_their_reflections_build_operators():
                        (10 - x, "sub(10, %x)"), (8 / x, "div(8, %x)"), (9 % x, "mod(9, %x)"), (x - 1, "sub(%x, 1)")):
         fn = ir.Function("f", [x], expr, "i64")
         assert text in str(fn), (text, str(fn))
+
+
+class Propagate(ir.ExprMutator):
+    """Constant propagation through lets: what the 60-line traversal of a
+    rewrite() needed, in a mutator."""
+
+    def __init__(self):
+        super().__init__()
+        self.known = {}
+
+    def visit_let(self, let):
+        value = self.visit(let.value)
+        if isinstance(value, ir.Constant):
+            self.known[let.var] = value
+            return self.visit(let.body)
+        return super().visit_let(let)
+
+    def visit_var(self, var):
+        return self.known.get(var, var)
+
+
+def test_a_mutator_substitutes_let_bound_variables():
+    mod = passline.IRModule.parse(
+        "def @main(%x: i64) -> i64 {\n  let %a = 3;\n  let %b = add(%x, %a);\n  if lt(%a, %b) { %a } else { %b }\n}\n")
+    out = Propagate().visit(mod["main"])
+    assert str(out) == ("def @main(%x: i64) -> i64 {\n  let %b = add(%x, 3);\n"
+                        "  if lt(3, %b) {\n    3\n  } else {\n    %b\n  }\n}\n"), str(out)
+
+
+def test_a_mutator_that_changes_nothing_keeps_the_function():
+    mod = passline.IRModule.parse("def @main(%x: i64) -> i64 {\n  let %b = add(%x, 1);\n  (%b, %b).0\n}\n")
+    assert ir.ExprMutator().visit(mod["main"]).same_as(mod["main"])
+
+
+def test_a_visitor_sees_each_expression_once():
+    class Count(ir.ExprVisitor):
+        def __init__(self):
+            super().__init__()
+            self.vars = 0
+            self.constants = []
+
+        def visit_var(self, var):
+            self.vars += 1
+
+        def visit_constant(self, const):
+            self.constants.append(const.value)
+
+    mod = passline.IRModule.parse("def @main(%x: i64) -> i64 {\n  let %b = add(%x, 1);\n  mul(%b, add(%b, 2))\n}\n")
+    count = Count()
+    count.visit(mod["main"])
+    assert count.vars == 2 and sorted(count.constants) == [1, 2]
+    with pytest.raises(TypeError, match="Count.visit takes an expression or a Function, not int"):
+        count.visit(3)
+
+
+def test_a_functor_without_a_method_says_which_class_it_lacks():
+    with pytest.raises(NotImplementedError, match="ExprFunctor does not visit Var"):
+        ir.ExprFunctor().visit(ir.Var("x", "i64"))
