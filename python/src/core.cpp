@@ -381,16 +381,51 @@ PYBIND11_MODULE(_core, m) {
   passline::python::bind_expressions(m);
 
   py::class_<Module, std::shared_ptr<Module>>(m, "IRModule", py::dynamic_attr())
-      .def(py::init([](const std::vector<passline::ir::Function>& functions) {
+      .def(py::init([](const py::object& functions) {
              Module module;
-             for (const passline::ir::Function& fn : functions) {
+             auto add = [&](passline::ir::Function fn) {
                if (module.find(fn.name) >= 0) throw py::value_error("function '@" + fn.name + "' is given twice");
-               module.functions.push_back(fn);
+               module.functions.push_back(std::move(fn));
+             };
+             if (functions.is_none()) return module;
+             if (py::isinstance<py::dict>(functions)) {
+               // TVM's IRModule({GlobalVar or name: function}): each function takes its key's name.
+               for (const auto& [key, value] : functions.cast<py::dict>()) {
+                 const std::string name = py::isinstance<py::str>(key) ? key.cast<std::string>()
+                                                                       : py::str(key.attr("name")).cast<std::string>();
+                 auto fn = value.cast<passline::ir::Function>();
+                 fn.name = passline::python::checked_name(name, "a function's name");
+                 add(std::move(fn));
+               }
+               return module;
              }
+             for (const py::handle& fn : functions) add(fn.cast<passline::ir::Function>());
              return module;
            }),
-           py::arg("functions") = std::vector<passline::ir::Function>{},
-           "A module of the given functions, in order.")
+           py::arg("functions") = py::none(),
+           "A module of the given functions, in order; or, as TVM's, of a dict {GlobalVar or name: Function}, "
+           "each function under its key's name.")
+      .def_static("from_expr", [](passline::ir::Function fn) {
+             fn.name = "main";
+             Module module;
+             module.functions.push_back(std::move(fn));
+             return module;
+           }, py::arg("func"), "A module of one function, named main, as TVM's IRModule.from_expr.")
+      .def("update", [](const py::object& self, const Module& other) {
+             check_writable(self);
+             auto& module = self.cast<Module&>();
+             for (const passline::ir::Function& fn : other.functions) {
+               if (const std::ptrdiff_t at = module.find(fn.name); at >= 0) {
+                 module.functions[static_cast<std::size_t>(at)] = fn;
+               } else {
+                 module.functions.push_back(fn);
+               }
+             }
+           }, py::arg("other"), "Adds the functions of `other`, replacing those of the same names, as TVM's.")
+      .def("get_global_var", [](const Module& module, const std::string& name) {
+             if (module.find(name) < 0) throw py::value_error("the module has no function '@" + name + "'");
+             return py::module_::import("passline.ir").attr("GlobalVar")(name);
+           }, py::arg("name"), "The GlobalVar of the function of that name, as TVM's; ValueError if none.")
       .def_static("parse", [](std::string text, std::string name, std::size_t threads) {
                     return passline::ir::parse(std::move(text), std::move(name), threads);
                   }, py::arg("text"), py::arg("name") = "<string>", py::arg("threads") = 1,
@@ -400,7 +435,11 @@ PYBIND11_MODULE(_core, m) {
       .def("__str__", [](const Module& module) { return passline::ir::print(module); })
       .def("astext", [](const Module& module) { return passline::ir::print(module); })
       .def_readonly("functions", &Module::functions)
-      .def("__getitem__", [](const Module& module, const std::string& name) {
+      .def("__getitem__", [](const Module& module, const py::object& key) {
+        // A name, or a GlobalVar as TVM's mod[gvar].
+        const std::string name = py::isinstance<py::str>(key) ? key.cast<std::string>()
+                                 : py::hasattr(key, "name") ? py::str(key.attr("name")).cast<std::string>()
+                                                            : throw py::type_error("a module is indexed by a function's name or GlobalVar");
         for (const passline::ir::Function& fn : module.functions) {
           if (fn.name == name) return fn;
         }

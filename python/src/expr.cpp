@@ -524,7 +524,8 @@ void bind_expressions(py::module_& m) {
              return e;
            }),
            py::arg("name"), py::arg("type") = py::none())
-      .def_property_readonly("name", [](const Expr& e) { return e.name; });
+      .def_property_readonly("name", [](const Expr& e) { return e.name; })
+      .def_property_readonly("name_hint", [](const Expr& e) { return e.name; }, "The name, as TVM spells it.");
 
   py::class_<ConstantExpr, Expr, std::shared_ptr<ConstantExpr>>(m, "Constant", "An i64, f64 or bool constant.")
       .def(py::init([](const py::object& value) {
@@ -571,7 +572,8 @@ void bind_expressions(py::module_& m) {
              return e;
            }),
            py::arg("name"))
-      .def_property_readonly("name", [](const Expr& e) { return e.name; });
+      .def_property_readonly("name", [](const Expr& e) { return e.name; })
+      .def_property_readonly("name_hint", [](const Expr& e) { return e.name; }, "The name, as TVM spells it.");
 
   py::class_<LetExpr, Expr, std::shared_ptr<LetExpr>>(m, "Let", "let var = value; body")
       .def(py::init([](const py::object& var, const py::object& value, const py::object& body) {
