@@ -29,10 +29,11 @@ def create(name, **options):
     return _core.create_pass(name, {key.replace("_", "-"): value for key, value in options.items()})
 
 
-def Sequential(passes=None, opt_level=0, name="sequential"):
+def Sequential(passes=None, opt_level=0, name="sequential", required=None):
     """A pipeline of passes, C++ and Python alike, as TVM's: it gates each of
-    its passes by the context (opt level, required and disabled passes)."""
-    return _core.sequential(list(passes or []), name, opt_level)
+    its passes by the context (opt level, required and disabled passes); the
+    passes in `required` run before it where they do not hold."""
+    return _core.sequential(list(passes or []), name, opt_level, required)
 
 
 def _make_pass(pass_arg, opt_level, name, required, function_level):

@@ -572,10 +572,12 @@ PYBIND11_MODULE(_core, m) {
   m.def("parse_pipeline", [](const std::string& text) {
     return passline::parse_pipeline(text, passline::pipelines::registry());
   });
-  m.def("sequential", [](std::vector<Pass> passes, const std::string& name, int opt_level) {
-    const passline::SequentialInfo info{.name = name, .opt_level = opt_level};
+  m.def("sequential", [](std::vector<Pass> passes, const std::string& name, int opt_level, const py::object& required) {
+    const std::vector<std::string> owned = names_from(required, "required");
+    const std::vector<std::string_view> names(owned.begin(), owned.end());  // the pipeline copies them
+    const passline::SequentialInfo info{.name = name, .opt_level = opt_level, .required = names};
     return passline::pipelines::registry().sequential(std::move(passes), info);
-  }, py::arg("passes"), py::arg("name") = "Sequential", py::arg("opt_level") = 0);
+  }, py::arg("passes"), py::arg("name") = "sequential", py::arg("opt_level") = 0, py::arg("required") = py::none());
   m.def("python_pass", &python_pass, py::arg("fn"), py::arg("name"), py::arg("opt_level"), py::arg("required"),
         py::arg("function_level"));
   m.def("register_pass", [](const Pass& pass) {

@@ -356,6 +356,25 @@ def test_sequential_has_tvms_signature_and_defaults():
     assert (named.info.name, named.info.opt_level) == ("typed", 2)
 
 
+def test_a_sequentials_required_passes_run_before_it():
+    seen = []
+
+    @passline.module_pass(opt_level=0)
+    def look(mod, ctx):
+        seen.append(mod["main"].body.type)  # None unless InferType ran
+        return mod
+
+    typed = passline.Sequential([look], name="typed", required=["InferType"])
+    assert typed.info.required == ["InferType"]
+    passline.Sequential([typed])(parse())
+    untyped = passline.Sequential([look], name="untyped")
+    passline.Sequential([untyped])(parse())
+    assert seen == ["i64", None]
+    with pytest.raises(passline.RequirementError, match="pass 'typed' requires 'InferType', which the pass context disables"):
+        with passline.PassContext(disabled_pass=["InferType"]):
+            typed(parse())
+
+
 def test_same_as_tells_whether_a_pass_changed_anything():
     mod = parse()
 

@@ -6,6 +6,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 import passline;
 import passline.instruments;
@@ -395,6 +396,29 @@ TEST(TVMScenarios, TimePassesStaysConsistentWhenAnotherInstrumentThrows) {
   EXPECT_TRUE(top[0].children.empty());
   EXPECT_EQ(top[1].name, "Later");
   EXPECT_EQ(top[1].count, 1u);
+}
+
+// TVM's Sequential(required=...): a pipeline's own required passes run
+// before it where they do not hold, found as a pass's are; a disabled one is
+// an error naming the pipeline.
+TEST(TVMScenarios, APipelinesOwnRequiredPassesRunBeforeIt) {
+  passline::Registry<Program> registry;
+  registry.add("Needed", module_tag("Needed"));
+  const Pass<Program> inner =
+      registry.sequential({module_tag("A")}, {.name = "Inner", .required = std::vector<std::string_view>{"Needed"}});
+  PassContext ctx;
+  EXPECT_EQ(inner(two_functions(), ctx).module_passes, (Names{"Needed", "A"}));
+  const Pass<Program> outer = registry.sequential({module_tag("B"), inner});
+  EXPECT_EQ(outer(two_functions(), ctx).module_passes, (Names{"B", "Needed", "A"}));
+  const Pass<Program> after_needed = registry.sequential({module_tag("Needed"), inner});
+  EXPECT_EQ(after_needed(two_functions(), ctx).module_passes, (Names{"Needed", "A"}));  // it holds: not run again
+  PassContext disabled{.disabled = {"Needed"}};
+  try {
+    (void)outer(two_functions(), disabled);
+    ADD_FAILURE() << "no RequirementError";
+  } catch (const passline::RequirementError& error) {
+    EXPECT_STREQ(error.what(), "pass 'Inner' requires 'Needed', which the pass context disables");
+  }
 }
 
 // TVM's PassTimingInstrument clears its profile when its context exits; the

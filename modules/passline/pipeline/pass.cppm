@@ -16,6 +16,7 @@ module;
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -266,11 +267,14 @@ Pass<IR> named_pass(Fn fn, int opt_level = 0) {
   return module_pass<IR>(PassInfo{.name = name, .opt_level = opt_level}, std::move(fn));
 }
 
-/// How a runtime pipeline describes itself.
+/// How a runtime pipeline describes itself. Its required passes (TVM's
+/// `Sequential(required=...)`) run before it where they do not hold, as a
+/// pass's do; the pipeline keeps its own copy of the names.
 struct SequentialInfo {
   std::string_view name = "Sequential";
   int opt_level = 0;
   std::string_view summary = "runs its passes in order";
+  std::span<const std::string_view> required = {};
 };
 
 }  // namespace passline
@@ -285,7 +289,8 @@ Pass<IR> make_pipeline(std::vector<Pass<IR>> passes, const SequentialInfo& info,
   Pipeline<IR> pipeline{.passes = {}, .kind = kind, .source = source};
   for (const Pass<IR>& pass : passes) pipeline.passes.push_back(NodeAccess::node(pass));
   return NodeAccess::pass(std::make_shared<const PassNode<IR>>(
-      std::make_unique<OwnedInfo>(PassInfo{.name = info.name, .opt_level = info.opt_level, .summary = info.summary}),
+      std::make_unique<OwnedInfo>(
+          PassInfo{.name = info.name, .opt_level = info.opt_level, .required = info.required, .summary = info.summary}),
       std::move(pipeline)));
 }
 

@@ -215,6 +215,8 @@ class Planner {
     std::vector<PlanStep<IR>>& steps = plan_.steps;
     const std::size_t parent = entry.parent == npos ? npos : step_of_[entry.parent];
     if (entry.kind == Kind::open) {
+      // A pipeline's own requirements hold before it opens, as a pass's do.
+      if (!entry.node->info.required.empty()) satisfy_requirements(entry, parent);
       step_of_[i] = steps.size();
       steps.push_back({.node = entry.node, .kind = Kind::open, .depth = entry.depth, .parent = parent});
       return;
