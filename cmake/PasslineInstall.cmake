@@ -14,7 +14,8 @@ set_target_properties(passline_ir_passes PROPERTIES EXPORT_NAME ir_passes)
 set_target_properties(passline_pipelines PROPERTIES EXPORT_NAME pipelines)
 install(TARGETS passline passline_ir passline_ir_passes passline_pipelines EXPORT passlineTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
-  FILE_SET CXX_MODULES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/passline)
+  FILE_SET CXX_MODULES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/passline
+  FILE_SET parts DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/passline)
 install(TARGETS passline-opt RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(EXPORT passlineTargets
   NAMESPACE passline::

@@ -3,47 +3,88 @@
 //   import passline;              // passes, pipelines, context, registry, analyses
 //   import passline.instruments;  // the standard instruments
 //
-// Partitions keep each concept in its own small file, in folders by layer
-// (see CMakeLists.txt). The internal ones (`:requirements`, `:analysis`,
-// `:checks`, `:invoke`, `:node`, `:run`) export nothing, and `:plan` and
-// `:text_format` little (`PlannedStep`, `plan_text`, `pass_text`); they are
-// imported here only so that every interface partition belongs to the
-// module's interface.
+// One interface unit: the standard library, fmt, Hana and range-v3 are parsed
+// once, here, for the whole module, and a project that imports passline
+// compiles this unit and passline.support's, not one per concept. Each
+// concept keeps its own small file (*.inc), in folders by layer (see
+// CMakeLists.txt), included below in the order they build on each other;
+// each file names the parts it comes after. The parts that export nothing
+// (requirements, analysis, checks, invoke, node, run) are internal.
+module;
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <bit>
+#include <charconv>
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <exception>
+#include <functional>
+#include <initializer_list>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <shared_mutex>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <type_traits>
+#include <typeinfo>
+#include <unordered_map>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include <fmt/format.h>
+#include <range/v3/range/conversion.hpp>
+#include <range/v3/view/map.hpp>
+#include <range/v3/view/transform.hpp>
+#include <boost/hana.hpp>
+#include <boost/mp11/algorithm.hpp>
+#include <boost/mp11/list.hpp>
+#include <fmt/ranges.h>
+#include <boost/core/type_name.hpp>
+#include <range/v3/algorithm/find_if.hpp>
+#include <range/v3/algorithm/any_of.hpp>
+#include <range/v3/algorithm/find.hpp>
 export module passline;
+import passline.support;
 
-// core: the vocabulary
-export import :pass_info;
-export import :ir_traits;
-export import :ir_view;
-export import :value;
-export import :error;
-export import :config;
-export import :options;
-export import :instrument;
-export import :reporting;
-export import :analysis_manager;
-export import :context;
-export import :concepts;
-
-// rules: the requirement rule and the compile-time checks
-export import :diagnostics;
-export import :requirements;
-export import :analysis;
-export import :checks;
-
-// pipeline: passes and pipelines, planned and run
-export import :invoke;
-export import :node;
-export import :plan;
-export import :run;
-export import :pass;
-export import :sequential;
-export import :fixed_point;
-export import :compiled;
-export import :resolution;
-export import :slot;
-export import :text_format;
-
-// text: the registry and the pipeline text parser
-export import :registry;
-export import :pipeline_text;
+// core
+#include "core/pass_info.inc"
+#include "core/ir_traits.inc"
+#include "core/ir_view.inc"
+#include "core/value.inc"
+#include "core/error.inc"
+#include "core/config.inc"
+#include "core/options.inc"
+#include "core/instrument.inc"
+#include "core/reporting.inc"
+#include "core/analysis_manager.inc"
+#include "core/context.inc"
+#include "core/concepts.inc"
+// rules
+#include "rules/diagnostics.inc"
+#include "rules/requirements.inc"
+#include "rules/analysis.inc"
+#include "rules/checks.inc"
+// pipeline
+#include "pipeline/invoke.inc"
+#include "pipeline/node.inc"
+#include "pipeline/plan.inc"
+#include "pipeline/run.inc"
+#include "pipeline/text_format.inc"
+#include "pipeline/pass.inc"
+#include "pipeline/slot.inc"
+#include "pipeline/sequential.inc"
+#include "pipeline/fixed_point.inc"
+#include "pipeline/compiled.inc"
+#include "pipeline/resolution.inc"
+// text
+#include "text/registry.inc"
+#include "text/pipeline_text.inc"

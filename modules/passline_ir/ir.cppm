@@ -4,23 +4,48 @@
 // format, its verifier, and its IRTraits, so every pass manager feature
 // (function passes, required-pass identity, instruments) works on it.
 module;
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <bit>
+#include <cerrno>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
+#include <functional>
+#include <limits>
 #include <memory>
+#include <mutex>
 #include <optional>
+#include <shared_mutex>
+#include <span>
+#include <stdexcept>
 #include <string>
+#include <string_view>
+#include <system_error>
+#include <unordered_map>
 #include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 export module passline.ir;
-export import :types;
-export import :body;
-export import :names;
-export import :source;
-export import :functions;
-export import :text;
-export import :verify;
-export import :rewrite;
 import passline;
 import passline.instruments;
+import passline.support;
+
+#include "types.inc"
+#include "body.inc"
+#include "names.inc"
+#include "source.inc"
+#include "functions.inc"
+#include "text.inc"
+#include "verify.inc"
+#include "rewrite.inc"
 
 export namespace passline::ir {
 /// `VerifyEach` with the verifier of this IR (`passline-opt --verify-each`).

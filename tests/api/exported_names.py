@@ -4,7 +4,8 @@
     exported_names.py [--max N] [--module NAME] DIR...
 
 Reads every `*.cppm` under each DIR (with --module, only the units of the
-named module NAME: `export module NAME;` and its partitions) and lists, one per line, each name
+named module NAME: `export module NAME;` and its partitions), and the files
+each includes with `#include "..."` (the parts of its interface), and lists, one per line, each name
 declared at namespace scope inside an `export namespace NS {` or `export {`
 block, qualified by the namespaces it is in (`passline::Pass`,
 `passline::config::threads`), with the file it comes from. A nested
@@ -194,6 +195,9 @@ def main() -> int:
         for path in sorted(pathlib.Path(directory).rglob("*.cppm")):
             if module is None or re.search(rf"^export module {re.escape(module)}(:\w+)?;", path.read_text(), re.M):
                 exported(path)
+                # The parts an interface unit includes in its purview are its interface too.
+                for part in re.findall(r'^#include "([^"]+)"', path.read_text(), re.M):
+                    exported(path.parent / part)
     for name in sorted(found):
         print(f"{name}  ({found[name]})")
     details = [name for name in found if "::detail::" in name]

@@ -4,19 +4,40 @@
 // Sequential) and `registry()`, where each is registered under its PassInfo's
 // name for pipeline text and the driver. Importing the module registers them.
 module;
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+#include <boost/unordered/unordered_flat_set.hpp>
 export module passline.ir.passes;
-export import :infer_type;
-export import :fold_constant;
-export import :effects;
-export import :dead_code;
-export import :cse;
-export import :simplify;
-export import :inline_;
-export import :anf;
-export import :lambda_lift;
-export import :analyses;
 import passline;
 import passline.ir;
+import passline.support;
+
+#include "effects.inc"
+#include "analyses.inc"
+#include "infer_type.inc"
+#include "fold_constant.inc"
+#include "dead_code.inc"
+#include "cse.inc"
+#include "simplify.inc"
+#include "inline.inc"
+#include "anf.inc"
+#include "lambda_lift.inc"
 
 export namespace passline::ir {
 
