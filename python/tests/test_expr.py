@@ -1,5 +1,7 @@
 """The reference IR's expressions from Python: read, build, rewrite, and
 functions replaced, added and dropped."""
+import textwrap
+
 import pytest
 
 import passline
@@ -192,29 +194,18 @@ def test_arithmetic_operators_and_their_reflections_build_operators():
         assert text in str(fn), (text, str(fn))
 
 
-class Propagate(ir.ExprMutator):
-    """Constant propagation through lets: what the 60-line traversal of a
-    rewrite() needed, in a mutator."""
-
-    def __init__(self):
-        super().__init__()
-        self.known = {}
-
-    def visit_let(self, let):
-        value = self.visit(let.value)
-        if isinstance(value, ir.Constant):
-            self.known[let.var] = value
-            return self.visit(let.body)
-        return super().visit_let(let)
-
-    def visit_var(self, var):
-        return self.known.get(var, var)
+def documented_propagate():
+    """The constant propagation of ExprMutator's docstring, run as written."""
+    example = textwrap.dedent(ir.ExprMutator.__doc__.split("\n\n", 1)[1])
+    namespace = {"ir": ir}
+    exec(example, namespace)
+    return namespace["Propagate"]
 
 
 def test_a_mutator_substitutes_let_bound_variables():
     mod = passline.IRModule.parse(
         "def @main(%x: i64) -> i64 {\n  let %a = 3;\n  let %b = add(%x, %a);\n  if lt(%a, %b) { %a } else { %b }\n}\n")
-    out = Propagate().visit(mod["main"])
+    out = documented_propagate()().visit(mod["main"])
     assert str(out) == ("def @main(%x: i64) -> i64 {\n  let %b = add(%x, 3);\n"
                         "  if lt(3, %b) {\n    3\n  } else {\n    %b\n  }\n}\n"), str(out)
 
