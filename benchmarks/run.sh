@@ -99,7 +99,10 @@ text "$work/instruments.txt"
 say "python"
 section "Python" \
 "[python/overhead.py](../benchmarks/python/overhead.py): O2 run from Python against the same run from C++,
-and what a Python pass's call costs."
+each side in five fresh processes, and what a Python pass's call costs. The second O2 row runs both
+sides with glibc's malloc keeping the memory it frees (MALLOC_TRIM_THRESHOLD_ and MALLOC_MMAP_THRESHOLD_
+set high): the difference between the rows is the allocator giving memory back to the system between
+runs, which costs the Python process more, not the pass manager."
 command_line "/usr/bin/python3 benchmarks/python/overhead.py $(rel "$build")"
 /usr/bin/python3 "$here/python/overhead.py" "$build" >"$work/python.txt"
 text "$work/python.txt"

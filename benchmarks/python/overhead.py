@@ -4,8 +4,14 @@
 
 1. O2 on a generated module of OPS operations (10^5 by default): the best of
    RUNS runs from Python (passline.parse_pipeline("O2")(mod)) against the
-   best of as many from C++ (pipeline_run), rounds interleaved. Parsing and
-   printing are not timed in either.
+   best of as many from C++ (pipeline_run), in five rounds interleaved, each
+   round a fresh process on each side (how a process's heap came to be laid
+   out changes a run by up to a tenth, so neither side gets more processes
+   than the other). Parsing and printing are not timed in either. The
+   same again with glibc's malloc keeping freed memory
+   (MALLOC_TRIM_THRESHOLD_ and MALLOC_MMAP_THRESHOLD_ high, on both sides):
+   what is left between the two rows is the allocator returning memory to
+   the system between runs, which costs the Python process more.
 2. The cost of a call of a no-op Python pass from a C++ pipeline: a
    Sequential of 1000 no-op Python module passes, per pass; of 10 no-op
    Python function passes over 100 functions, per function; and, as the
@@ -17,10 +23,13 @@ import sys
 import tempfile
 import time
 
-build = os.path.abspath(sys.argv[1])
-ops = int(sys.argv[2]) if len(sys.argv) > 2 else 100_000
-runs = int(sys.argv[3]) if len(sys.argv) > 3 else 5
-sys.path.insert(0, os.path.join(build, "python"))
+if sys.argv[1] == "--o2":  # one round's Python process: --o2 BUILD_DIR FILE.ir RUNS
+    sys.path.insert(0, os.path.join(os.path.abspath(sys.argv[2]), "python"))
+else:
+    build = os.path.abspath(sys.argv[1])
+    ops = int(sys.argv[2]) if len(sys.argv) > 2 else 100_000
+    runs = int(sys.argv[3]) if len(sys.argv) > 3 else 5
+    sys.path.insert(0, os.path.join(build, "python"))
 import passline  # noqa: E402
 
 
@@ -36,22 +45,29 @@ def best_of(n, f):
     return best
 
 
+if sys.argv[1] == "--o2":
+    with open(sys.argv[3]) as f:
+        mod = passline.IRModule.parse(f.read(), sys.argv[3])
+    o2 = passline.parse_pipeline("O2")
+    print(f"{best_of(int(sys.argv[4]), lambda: o2(mod)):.6f}")
+    sys.exit(0)
+
 with tempfile.TemporaryDirectory() as work:
     ir_file = os.path.join(work, "in.ir")
     subprocess.run([os.path.join(build, "benchmarks", "vs_mlir_generate"), str(ops), "7", ir_file,
                     os.path.join(work, "in.mlir")], check=True)
-    with open(ir_file) as f:
-        mod = passline.IRModule.parse(f.read(), ir_file)
-    o2 = passline.parse_pipeline("O2")
-    cpp, python = float("inf"), float("inf")
-    for _ in range(5):
-        out = subprocess.run([os.path.join(build, "benchmarks", "pipeline_run"), ir_file, "O2", str(runs)],
-                             check=True, capture_output=True, text=True)
-        cpp = min(cpp, float(out.stdout))
-        python = min(python, best_of(runs, lambda: o2(mod)))
-
-print(f"O2 on {ops} operations: C++ {cpp * 1e3:.2f} ms, Python {python * 1e3:.2f} ms, "
-      f"Python / C++ = {python / cpp:.3f}")
+    keep = dict(os.environ, MALLOC_TRIM_THRESHOLD_="4000000000", MALLOC_MMAP_THRESHOLD_="4000000000")
+    for label, env in (("", None), (", malloc keeping freed memory", keep)):
+        cpp, python = float("inf"), float("inf")
+        for _ in range(5):
+            out = subprocess.run([os.path.join(build, "benchmarks", "pipeline_run"), ir_file, "O2", str(runs)],
+                                 check=True, capture_output=True, text=True, env=env)
+            cpp = min(cpp, float(out.stdout))
+            out = subprocess.run([sys.executable, os.path.abspath(__file__), "--o2", build, ir_file, str(runs)],
+                                 check=True, capture_output=True, text=True, env=env)
+            python = min(python, float(out.stdout))
+        print(f"O2 on {ops} operations{label}: C++ {cpp * 1e3:.2f} ms, Python {python * 1e3:.2f} ms, "
+              f"Python / C++ = {python / cpp:.3f}")
 
 tiny = passline.IRModule.parse("#[export]\ndef @main(%x: i64) -> i64 {\n  %x\n}\n")
 
