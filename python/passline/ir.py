@@ -142,28 +142,29 @@ class ExprMutator(ExprFunctor):
 
     visit_var = visit_constant = visit_global_var = _leaf
 
-    def _changed(self, expr, parts):
+    def _changed(self, parts):
+        """The visits of `parts`, or None when each came back as it was."""
         new = [self.visit(part) for part in parts]
         return new if any(a is not b for a, b in zip(new, parts)) else None
 
     def visit_operator(self, op):
-        args = self._changed(op, op.args)
+        args = self._changed(op.args)
         return op if args is None else Operator(op.op, args)
 
     def visit_call(self, call):
-        parts = self._changed(call, [call.callee, *call.args])
+        parts = self._changed([call.callee, *call.args])
         return call if parts is None else Call(parts[0], parts[1:])
 
     def visit_let(self, let):
-        parts = self._changed(let, [let.var, let.value, let.body])
+        parts = self._changed([let.var, let.value, let.body])
         return let if parts is None else Let(*parts)
 
     def visit_if(self, ite):
-        parts = self._changed(ite, [ite.cond, ite.true_branch, ite.false_branch])
+        parts = self._changed([ite.cond, ite.true_branch, ite.false_branch])
         return ite if parts is None else If(*parts)
 
     def visit_tuple(self, tup):
-        fields = self._changed(tup, tup.fields)
+        fields = self._changed(tup.fields)
         return tup if fields is None else Tuple(fields)
 
     def visit_tuple_getitem(self, item):
@@ -171,7 +172,7 @@ class ExprMutator(ExprFunctor):
         return item if value is item.tuple_value else TupleGetItem(value, item.index)
 
     def visit_closure(self, closure):
-        parts = self._changed(closure, [*closure.params, closure.body])
+        parts = self._changed([*closure.params, closure.body])
         return closure if parts is None else Closure(parts[:-1], parts[-1], closure.ret_type)
 
     def visit_function(self, func):

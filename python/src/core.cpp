@@ -127,6 +127,13 @@ struct OwnedPassInfo {
       : name(std::move(name)), opt_level(opt_level), required(std::move(required)) {}
 };
 
+/// The module an instrument is shown, for Python: None for an IR that is not
+/// the reference IR's.
+py::object module_of(passline::IRView ir) {
+  const Module* module = ir.get<Module>();
+  return module ? py::cast(*module) : py::none();
+}
+
 /// A Python object with any of TVM's instrument hooks (enter_pass_ctx,
 /// exit_pass_ctx, should_run, run_before_pass, run_after_pass), as a C++
 /// instrument. Hooks are called with the GIL held; what they raise passes
@@ -168,10 +175,6 @@ class PythonInstrument final : public passline::Instrument {
   py::object object() const { return *hooks_; }
 
  private:
-  static py::object module_of(passline::IRView ir) {
-    const Module* module = ir.get<Module>();
-    return module ? py::cast(*module) : py::none();
-  }
   void call(const char* hook) {
     if (!interpreter_alive) return;  // a context left entered, exited at the thread's or the process's end
     py::gil_scoped_acquire gil;
@@ -272,11 +275,26 @@ class TraceCallback final : public passline::Instrument {
  private:
   void call(const passline::PassInfo& info, passline::IRView ir, bool before) {
     py::gil_scoped_acquire gil;
-    const Module* module = ir.get<Module>();
-    calling_python([&] { (*fn_)(module ? py::cast(*module) : py::none(), OwnedPassInfo(info), before); });
+    calling_python([&] { (*fn_)(module_of(ir), OwnedPassInfo(info), before); });
   }
   std::shared_ptr<py::object> fn_;
 };
+
+/// A function's name as TVM's API gives it: a str, or a GlobalVar (`mod[gvar]`).
+std::string function_name_of(const py::handle& key) {
+  if (py::isinstance<py::str>(key)) return key.cast<std::string>();
+  if (py::hasattr(key, "name")) return py::str(key.attr("name")).cast<std::string>();
+  throw py::type_error("a function is named by a str or a GlobalVar, not " + type_name(key));
+}
+
+/// Puts `fn` in `module`: in the place of the function of its name, else at the end.
+void put(Module& module, passline::ir::Function fn) {
+  if (const std::ptrdiff_t at = module.find(fn.name); at >= 0) {
+    module.functions[static_cast<std::size_t>(at)] = std::move(fn);
+  } else {
+    module.functions.push_back(std::move(fn));
+  }
+}
 
 /// A context entered from Python on this thread: the Python object, kept
 /// alive while it is entered, and its scope.
@@ -391,10 +409,8 @@ PYBIND11_MODULE(_core, m) {
              if (py::isinstance<py::dict>(functions)) {
                // TVM's IRModule({GlobalVar or name: function}): each function takes its key's name.
                for (const auto& [key, value] : functions.cast<py::dict>()) {
-                 const std::string name = py::isinstance<py::str>(key) ? key.cast<std::string>()
-                                                                       : py::str(key.attr("name")).cast<std::string>();
                  auto fn = value.cast<passline::ir::Function>();
-                 fn.name = passline::python::checked_name(name, "a function's name");
+                 fn.name = passline::python::checked_name(function_name_of(key), "a function's name");
                  add(std::move(fn));
                }
                return module;
@@ -414,13 +430,7 @@ PYBIND11_MODULE(_core, m) {
       .def("update", [](const py::object& self, const Module& other) {
              check_writable(self);
              auto& module = self.cast<Module&>();
-             for (const passline::ir::Function& fn : other.functions) {
-               if (const std::ptrdiff_t at = module.find(fn.name); at >= 0) {
-                 module.functions[static_cast<std::size_t>(at)] = fn;
-               } else {
-                 module.functions.push_back(fn);
-               }
-             }
+             for (const passline::ir::Function& fn : other.functions) put(module, fn);
            }, py::arg("other"), "Adds the functions of `other`, replacing those of the same names, as TVM's.")
       .def("get_global_var", [](const Module& module, const std::string& name) {
              if (module.find(name) < 0) throw py::value_error("the module has no function '@" + name + "'");
@@ -436,25 +446,17 @@ PYBIND11_MODULE(_core, m) {
       .def("astext", [](const Module& module) { return passline::ir::print(module); })
       .def_readonly("functions", &Module::functions)
       .def("__getitem__", [](const Module& module, const py::object& key) {
-        // A name, or a GlobalVar as TVM's mod[gvar].
-        const std::string name = py::isinstance<py::str>(key) ? key.cast<std::string>()
-                                 : py::hasattr(key, "name") ? py::str(key.attr("name")).cast<std::string>()
-                                                            : throw py::type_error("a module is indexed by a function's name or GlobalVar");
-        for (const passline::ir::Function& fn : module.functions) {
-          if (fn.name == name) return fn;
-        }
-        throw py::key_error(name);
+        const std::string name = function_name_of(key);
+        const std::ptrdiff_t at = module.find(name);
+        if (at < 0) throw py::key_error(name);
+        return module.functions[static_cast<std::size_t>(at)];
       })
       .def("__setitem__", [](const py::object& self, const std::string& name, passline::ir::Function fn) {
         check_writable(self);
         passline::python::checked_name(name, "a function's name");
         auto& module = self.cast<Module&>();
         fn.name = name;
-        if (const std::ptrdiff_t at = module.find(name); at >= 0) {
-          module.functions[static_cast<std::size_t>(at)] = std::move(fn);
-        } else {
-          module.functions.push_back(std::move(fn));
-        }
+        put(module, std::move(fn));
       }, "Replaces the function of that name, or adds it at the end; the function takes the name.")
       .def("__delitem__", [](const py::object& self, const std::string& name) {
         check_writable(self);
