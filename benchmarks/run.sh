@@ -99,10 +99,12 @@ text "$work/instruments.txt"
 say "python"
 section "Python" \
 "[python/overhead.py](../benchmarks/python/overhead.py): O2 run from Python against the same run from C++,
-each side in five fresh processes, and what a Python pass's call costs. The second O2 row runs both
-sides with glibc's malloc keeping the memory it frees (MALLOC_TRIM_THRESHOLD_ and MALLOC_MMAP_THRESHOLD_
-set high): the difference between the rows is the allocator giving memory back to the system between
-runs, which costs the Python process more, not the pass manager."
+each side in five fresh processes, and what a Python pass's call costs. C++ reads the file as passline-opt
+does: read into a growing string, whose freed buffers raise glibc's mmap and trim thresholds, it ran 8%
+faster from that alone ([pipeline_run.cpp](../benchmarks/python/pipeline_run.cpp) says why). The second O2
+row runs both sides with glibc's malloc keeping the memory it frees (MALLOC_TRIM_THRESHOLD_ and
+MALLOC_MMAP_THRESHOLD_ set high): the difference between the rows is the allocator giving memory back to
+the system between runs."
 command_line "/usr/bin/python3 benchmarks/python/overhead.py $(rel "$build")"
 /usr/bin/python3 "$here/python/overhead.py" "$build" >"$work/python.txt"
 text "$work/python.txt"

@@ -7,11 +7,12 @@
    best of as many from C++ (pipeline_run), in five rounds interleaved, each
    round a fresh process on each side (how a process's heap came to be laid
    out changes a run by up to a tenth, so neither side gets more processes
-   than the other). Parsing and printing are not timed in either. The
-   same again with glibc's malloc keeping freed memory
+   than the other). Parsing and printing are not timed in either; C++
+   reads the file as passline-opt does (see pipeline_run.cpp for why that
+   matters). The same again with glibc's malloc keeping freed memory
    (MALLOC_TRIM_THRESHOLD_ and MALLOC_MMAP_THRESHOLD_ high, on both sides):
-   what is left between the two rows is the allocator returning memory to
-   the system between runs, which costs the Python process more.
+   the two rows differ by what returning memory to the system between
+   runs costs each process.
 2. The cost of a call of a no-op Python pass from a C++ pipeline: a
    Sequential of 1000 no-op Python module passes, per pass; of 10 no-op
    Python function passes over 100 functions, per function; and, as the
