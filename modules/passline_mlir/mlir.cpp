@@ -1,0 +1,662 @@
+// passline.mlir's implementation: MLIR's parser, printer, verifier and pass
+// registry behind the module's interface.
+module;
+
+#include <algorithm>
+#include <cctype>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <thread>
+#include <vector>
+
+#include <tbb/task_arena.h>
+#include <tbb/task_group.h>
+
+#include <llvm/ADT/Hashing.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/SourceMgr.h>
+#include <llvm/Support/ThreadPool.h>
+#include <llvm/Support/raw_ostream.h>
+#include <mlir/IR/AsmState.h>
+#include <mlir/IR/Diagnostics.h>
+#include <mlir/IR/OpDefinition.h>
+#include <mlir/IR/SymbolTable.h>
+#include <mlir/IR/Verifier.h>
+#include <mlir/InitAllDialects.h>
+#include <mlir/InitAllExtensions.h>
+#include <mlir/InitAllPasses.h>
+#include <mlir/Parser/Parser.h>
+#include <mlir/Pass/Pass.h>
+#include <mlir/Pass/PassManager.h>
+#include <mlir/Pass/PassRegistry.h>
+
+module passline.mlir;
+
+import passline;
+
+namespace passline::mlir {
+
+namespace {
+
+std::string_view view(llvm::StringRef text) { return {text.data(), text.size()}; }
+llvm::StringRef ref(std::string_view text) { return {text.data(), text.size()}; }
+
+/// Registers MLIR's passes with MLIR, once.
+void register_mlir_passes() {
+  static std::once_flag once;
+  std::call_once(once, [] { ::mlir::registerAllPasses(); });
+}
+
+/// One diagnostic of MLIR's, as passline reports it.
+struct Collected {
+  Severity severity;
+  std::string location;  // `file:line:col`, or empty
+  std::string message;
+};
+
+/// Where the diagnostics MLIR emits on this thread go while a pass of MLIR's
+/// runs (or text parses) under `CollectDiagnostics`.
+thread_local std::vector<Collected>* collected = nullptr;
+
+/// `file:line:col` for a location that has one, else nothing.
+std::string position_of(::mlir::Location location) {
+  if (auto file = ::mlir::dyn_cast<::mlir::FileLineColLoc>(location)) {
+    return std::string(view(file.getFilename().getValue())) + ":" + std::to_string(file.getLine()) + ":" +
+           std::to_string(file.getColumn());
+  }
+  if (auto named = ::mlir::dyn_cast<::mlir::NameLoc>(location)) return position_of(named.getChildLoc());
+  if (auto fused = ::mlir::dyn_cast<::mlir::FusedLoc>(location)) {
+    for (::mlir::Location part : fused.getLocations()) {
+      if (std::string position = position_of(part); !position.empty()) return position;
+    }
+  }
+  if (auto call = ::mlir::dyn_cast<::mlir::CallSiteLoc>(location)) return position_of(call.getCallee());
+  return {};
+}
+
+Severity severity_of(::mlir::DiagnosticSeverity severity) {
+  switch (severity) {
+    case ::mlir::DiagnosticSeverity::Error:
+      return Severity::error;
+    case ::mlir::DiagnosticSeverity::Warning:
+      return Severity::warning;
+    default:
+      return Severity::note;
+  }
+}
+
+/// A diagnostic's text without the line break MLIR may end it with.
+std::string text_of(const ::mlir::Diagnostic& diagnostic) {
+  std::string text = diagnostic.str();
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  return text;
+}
+
+/// Collects what MLIR emits on this thread while it lives (a handler for
+/// each thread that runs a pass; each takes only its own thread's).
+class CollectDiagnostics {
+ public:
+  explicit CollectDiagnostics(::mlir::MLIRContext* context)
+      : outer_(collected), handler_(context, [](::mlir::Diagnostic& diagnostic) -> ::mlir::LogicalResult {
+          if (collected == nullptr) return ::mlir::failure();  // not ours: the handlers installed before see it
+          collected->push_back(Collected{severity_of(diagnostic.getSeverity()),
+                                         position_of(diagnostic.getLocation()), text_of(diagnostic)});
+          for (const ::mlir::Diagnostic& note : diagnostic.getNotes()) {
+            collected->push_back(Collected{Severity::note, position_of(note.getLocation()), text_of(note)});
+          }
+          return ::mlir::success();
+        }) {
+    collected = &diagnostics_;
+  }
+  CollectDiagnostics(const CollectDiagnostics&) = delete;
+  CollectDiagnostics& operator=(const CollectDiagnostics&) = delete;
+  ~CollectDiagnostics() { collected = outer_; }
+
+  /// The first error as one line, `file:line:col: error: message`, or
+  /// `fallback` when MLIR reported none.
+  std::string first_error_or(std::string fallback) const {
+    for (const Collected& d : diagnostics_) {
+      if (d.severity == Severity::error) return (d.location.empty() ? "" : d.location + ": ") + "error: " + d.message;
+    }
+    return fallback;
+  }
+  /// Hands what was collected to passline's diagnostics (a pass of MLIR's
+  /// may emit an error and still succeed: the run then has an error).
+  void report_to(Diagnostics& diagnostics) const {
+    for (const Collected& d : diagnostics_) diagnostics.report(Diagnostic{d.severity, d.location, d.message});
+  }
+
+ private:
+  std::vector<Collected> diagnostics_;
+  std::vector<Collected>* outer_;
+  ::mlir::ScopedDiagnosticHandler handler_;
+};
+
+/// An operation of a module's body that function passes run on.
+bool is_function(::mlir::Operation& op) {
+  return ::mlir::isa<::mlir::SymbolOpInterface>(op) && op.hasTrait<::mlir::OpTrait::IsIsolatedFromAbove>();
+}
+
+/// One MLIR pass, parsed once with its options, run on a module or on one
+/// function at a time: each run has a PassManager of its own (a pass manager
+/// holds the state of a run, and functions run on several threads at once).
+class MlirPassRunner {
+ public:
+  MlirPassRunner(std::string_view name, std::string_view options, std::string_view anchor)
+      : name_(name), prototype_(ref(anchor), ::mlir::OpPassManager::Nesting::Implicit) {
+    register_mlir_passes();
+    std::string error;
+    llvm::raw_string_ostream stream(error);
+    auto report = [&](const llvm::Twine& message) {
+      stream << message;
+      return ::mlir::failure();
+    };
+    if (const ::mlir::PassInfo* info = ::mlir::PassInfo::lookup(ref(name))) {
+      if (::mlir::failed(info->addToPipeline(prototype_, ref(options), report))) {
+        throw MlirError("pass '" + std::string(name) + "': " + error);
+      }
+    } else if (const ::mlir::PassPipelineInfo* pipeline = ::mlir::PassPipelineInfo::lookup(ref(name))) {
+      if (::mlir::failed(pipeline->addToPipeline(prototype_, ref(options), report))) {
+        throw MlirError("pipeline '" + std::string(name) + "': " + error);
+      }
+    } else {
+      throw MlirError("MLIR has no pass '" + std::string(name) + "'");
+    }
+  }
+
+  /// A whole MLIR pipeline, `builtin.module(...)`, as one runner.
+  explicit MlirPassRunner(std::string_view pipeline) : name_(pipeline) {
+    register_mlir_passes();
+    std::string error;
+    llvm::raw_string_ostream stream(error);
+    if (::mlir::failed(::mlir::parsePassPipeline(ref(pipeline), prototype_, stream))) {
+      throw MlirError("MLIR pipeline '" + std::string(pipeline) + "': " + error);
+    }
+  }
+
+  /// Runs the pass on `op`; throws MlirError with MLIR's first error if it
+  /// fails. What MLIR emits on a run that succeeds goes to `ctx`'s diagnostics.
+  void run(::mlir::Operation* op, PassContext& ctx) const {
+    ::mlir::MLIRContext* context = op->getContext();
+    ::mlir::PassManager manager(context, prototype_.getOpAnchorName(), ::mlir::OpPassManager::Nesting::Implicit);
+    static_cast<::mlir::OpPassManager&>(manager) = prototype_;
+    const CollectDiagnostics diagnostics(context);
+    if (::mlir::failed(manager.run(op))) {
+      throw MlirError(diagnostics.first_error_or("MLIR pass '" + name_ + "' failed without a diagnostic"));
+    }
+    diagnostics.report_to(*ctx.diagnostics);
+  }
+
+  /// The pass's own options with their defaults, as MLIR prints the pass:
+  /// `canonicalize{max-iterations=10 top-down=true}`.
+  std::string textual() const {
+    std::string text;
+    llvm::raw_string_ostream stream(text);
+    for (::mlir::Pass& pass : const_cast<::mlir::OpPassManager&>(prototype_).getPasses()) {
+      pass.printAsTextualPipeline(stream);
+    }
+    return text;
+  }
+
+ private:
+  std::string name_;
+  ::mlir::OpPassManager prototype_;
+};
+
+/// Splits `key=value key=value` (MLIR's printed options) at the spaces that
+/// are outside braces, brackets, parentheses and quotes.
+std::vector<std::pair<std::string, std::string>> split_options(std::string_view text) {
+  std::vector<std::pair<std::string, std::string>> options;
+  std::size_t depth = 0;
+  bool quoted = false;
+  std::size_t start = 0;
+  auto take = [&](std::size_t end) {
+    const std::string_view item = text.substr(start, end - start);
+    if (const std::size_t equals = item.find('='); equals != std::string_view::npos) {
+      options.emplace_back(std::string(item.substr(0, equals)), std::string(item.substr(equals + 1)));
+    } else if (!item.empty()) {
+      options.emplace_back(std::string(item), std::string());
+    }
+    start = end + 1;
+  };
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '"') quoted = !quoted;
+    if (quoted) continue;
+    if (c == '{' || c == '(' || c == '[') ++depth;
+    if ((c == '}' || c == ')' || c == ']') && depth > 0) --depth;
+    if (c == ' ' && depth == 0) take(i);
+  }
+  take(text.size());
+  return options;
+}
+
+/// An option's passline type, read from its default as MLIR prints it.
+Value value_of(const std::string& text) {
+  if (text == "true") return true;
+  if (text == "false") return false;
+  if (!text.empty() && text.find_first_not_of("-0123456789") == std::string::npos &&
+      text.find('-', 1) == std::string::npos && text != "-") {
+    try {
+      return static_cast<std::int64_t>(std::stoll(text));
+    } catch (const std::out_of_range&) {  // an unsigned default beyond int64: kept as text
+    }
+  }
+  return text;
+}
+
+/// The options of MLIR pass `name`, from its printed defaults.
+std::vector<OptionSpec> options_of(std::string_view name, const MlirPassRunner& runner) {
+  const std::string textual = runner.textual();
+  const std::size_t open = textual.find('{');
+  std::vector<OptionSpec> specs;
+  if (open == std::string::npos || textual.back() != '}') return specs;
+  for (auto& [key, value] : split_options(std::string_view(textual).substr(open + 1, textual.size() - open - 2))) {
+    specs.push_back(OptionSpec{.name = key, .default_value = value_of(value),
+                               .description = "an option of MLIR's pass '" + std::string(name) + "'"});
+  }
+  return specs;
+}
+
+/// passline's option values as MLIR's option text.
+std::string options_text(const OptionValues& values) {
+  std::string text;
+  for (const auto& [name, value] : values) {
+    if (!text.empty()) text += ' ';
+    text += name + "=";
+    std::visit(
+        [&](const auto& v) {
+          using V = std::decay_t<decltype(v)>;
+          if constexpr (std::is_same_v<V, bool>) {
+            text += v ? "true" : "false";
+          } else if constexpr (std::is_same_v<V, std::string>) {
+            text += v;
+          } else {
+            text += std::to_string(v);
+          }
+        },
+        value);
+  }
+  return text;
+}
+
+/// MLIR's description of pass `name`, for listings.
+std::string_view summary_of(std::string_view name) {
+  if (const ::mlir::PassInfo* info = ::mlir::PassInfo::lookup(ref(name))) return view(info->getPassDescription());
+  if (const ::mlir::PassPipelineInfo* info = ::mlir::PassPipelineInfo::lookup(ref(name))) {
+    return view(info->getPassDescription());
+  }
+  return {};
+}
+
+Pass<Module> module_level(std::string_view name, std::string_view options) {
+  auto runner = std::make_shared<const MlirPassRunner>(name, options, "builtin.module");
+  const PassInfo info{.name = name, .opt_level = 0, .summary = summary_of(name)};
+  return module_pass<Module>(info, [runner](Module module, PassContext& ctx) {
+    runner->run(module.op().getOperation(), ctx);
+    return module;
+  });
+}
+
+}  // namespace
+
+/// llvm::ThreadPoolInterface over TBB: a task group of TBB's for each of
+/// LLVM's (and one for tasks in none), run in an arena of the pool's size. A
+/// thread that waits for a group runs its tasks meanwhile, as LLVM asks.
+class ThreadPool::Impl final : public llvm::ThreadPoolInterface {
+ public:
+  explicit Impl(std::size_t threads)
+      : threads_(threads == 0 ? std::max(1U, std::thread::hardware_concurrency()) : static_cast<unsigned>(threads)),
+        arena_(static_cast<int>(threads_)) {}
+  Impl(const Impl&) = delete;
+  Impl& operator=(const Impl&) = delete;
+  ~Impl() override { wait(); }
+
+  void wait() override {
+    std::vector<tbb::task_group*> all;
+    {
+      const std::lock_guard lock(mutex_);
+      for (auto& [key, group] : groups_) all.push_back(group.get());
+    }
+    for (tbb::task_group* group : all) arena_.execute([group] { group->wait(); });
+  }
+  void wait(llvm::ThreadPoolTaskGroup& group) override {
+    tbb::task_group& tasks = group_of(&group);
+    arena_.execute([&tasks] { tasks.wait(); });
+  }
+  unsigned getMaxConcurrency() const override { return threads_; }
+
+ private:
+  void asyncEnqueue(std::function<void()> task, llvm::ThreadPoolTaskGroup* group) override {
+    tbb::task_group& tasks = group_of(group);
+    arena_.execute([&tasks, &task] { tasks.run(std::move(task)); });
+  }
+
+  tbb::task_group& group_of(const llvm::ThreadPoolTaskGroup* group) {
+    const std::lock_guard lock(mutex_);
+    std::unique_ptr<tbb::task_group>& tasks = groups_[group];
+    if (!tasks) tasks = std::make_unique<tbb::task_group>();
+    return *tasks;
+  }
+
+  unsigned threads_;
+  tbb::task_arena arena_;
+  std::mutex mutex_;
+  std::map<const llvm::ThreadPoolTaskGroup*, std::unique_ptr<tbb::task_group>> groups_;
+};
+
+ThreadPool::ThreadPool(std::size_t threads) : impl_(std::make_unique<Impl>(threads)) {}
+ThreadPool::~ThreadPool() = default;
+llvm::ThreadPoolInterface& ThreadPool::llvm() { return *impl_; }
+
+const std::vector<::mlir::Operation*>& Module::functions() const {
+  static const std::vector<::mlir::Operation*> none;
+  if (!module_) return none;
+  std::vector<::mlir::Operation*> now;
+  for (::mlir::Operation& op : op().getBody()->getOperations()) {
+    if (is_function(op)) now.push_back(&op);
+  }
+  const std::lock_guard lock(*functions_mutex_);
+  if (now != functions_) functions_ = std::move(now);
+  return functions_;
+}
+
+::mlir::DialectRegistry registry_of_dialects() {
+  ::mlir::DialectRegistry registry;
+  ::mlir::registerAllDialects(registry);
+  ::mlir::registerAllExtensions(registry);
+  return registry;
+}
+
+Module parse(std::string_view text, std::string_view name, ::mlir::MLIRContext& context) {
+  auto sources = std::make_shared<llvm::SourceMgr>();
+  sources->AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(ref(text), ref(name)), llvm::SMLoc());
+  // MLIR's own handler writes the error as mlir-opt does, source line and caret included.
+  std::string message;
+  llvm::raw_string_ostream stream(message);
+  ::mlir::SourceMgrDiagnosticHandler handler(*sources, &context, stream);
+  const ::mlir::ParserConfig config(&context);
+  ::mlir::OwningOpRef<::mlir::ModuleOp> module = ::mlir::parseSourceFile<::mlir::ModuleOp>(sources, config);
+  if (!module) {
+    while (!message.empty() && message.back() == '\n') message.pop_back();
+    throw MlirError(message.empty() ? std::string(name) + ": not an MLIR module" : message);
+  }
+  return Module(std::move(module));
+}
+
+Module parse_file(const std::string& path, ::mlir::MLIRContext& context) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!file) throw MlirError(path + ": cannot read: " + file.getError().message());
+  return parse(view((*file)->getBuffer()), path, context);
+}
+
+std::string print(const Module& module) {
+  std::string text;
+  if (!module) return text;
+  llvm::raw_string_ostream stream(text);
+  ::mlir::AsmState state(module.op().getOperation(), ::mlir::OpPrintingFlags());
+  module.op()->print(stream, state);
+  stream << '\n';
+  return text;
+}
+
+std::uint64_t fingerprint(const Module& module) {
+  if (!module) return 0;
+  llvm::hash_code hash = llvm::hash_value(0);
+  module.op()->walk([&](::mlir::Operation* op) {
+    hash = llvm::hash_combine(hash, op, op->getName().getAsOpaquePointer(), op->getRawDictionaryAttrs().getAsOpaquePointer(),
+                              op->hashProperties(), op->getNumRegions(), op->getLoc().getAsOpaquePointer());
+    for (::mlir::Value operand : op->getOperands()) hash = llvm::hash_combine(hash, operand.getAsOpaquePointer());
+    for (::mlir::Type type : op->getResultTypes()) hash = llvm::hash_combine(hash, type.getAsOpaquePointer());
+    for (::mlir::Block* successor : op->getSuccessors()) hash = llvm::hash_combine(hash, successor);
+    for (::mlir::Region& region : op->getRegions()) {
+      for (::mlir::Block& block : region) {
+        hash = llvm::hash_combine(hash, &block);
+        for (::mlir::BlockArgument argument : block.getArguments()) {
+          hash = llvm::hash_combine(hash, argument.getType().getAsOpaquePointer());
+        }
+      }
+    }
+  });
+  return static_cast<std::uint64_t>(static_cast<std::size_t>(hash));
+}
+
+void verify(const Module& module) {
+  if (!module) return;
+  const CollectDiagnostics diagnostics(module.op().getContext());
+  if (::mlir::failed(::mlir::verify(module.op().getOperation()))) {
+    throw MlirError(diagnostics.first_error_or("the module does not verify"));
+  }
+}
+
+Pass<Module> pass(std::string_view name, std::string_view options) { return module_level(name, options); }
+
+Pass<Module> pass_on_functions(std::string_view name, std::string_view options, std::string_view anchor) {
+  auto runner = std::make_shared<const MlirPassRunner>(name, options, anchor);
+  const PassInfo info{.name = name, .opt_level = 0, .summary = summary_of(name)};
+  return passline::function_pass<Module>(
+      info, [runner, anchor = std::string(anchor)](::mlir::Operation* function, const Module&, PassContext& ctx) {
+        if (anchor == "any" || view(function->getName().getStringRef()) == anchor) runner->run(function, ctx);
+        return function;
+      });
+}
+
+namespace {
+
+/// Reads MLIR's pipeline text: `anchor(element, ...)`, where an element is
+/// `pass{options}` or a nested `anchor(...)`. Depth is bounded.
+class MlirPipelineReader {
+ public:
+  explicit MlirPipelineReader(std::string_view text) : text_(text) {}
+
+  Pass<Module> read() {
+    skip_spaces();
+    const std::string_view anchor = word();
+    if (anchor != "builtin.module" && anchor != "any") {
+      fail("a pipeline over a module starts 'builtin.module(' (or 'any(')");
+    }
+    std::vector<Pass<Module>> passes = list(anchor, 1);
+    skip_spaces();
+    if (at_ != text_.size()) fail("text after the pipeline");
+    return sequential<Module>(std::move(passes), SequentialInfo{.name = "builtin.module"});
+  }
+
+ private:
+  static constexpr std::size_t max_depth = 16;
+
+  /// `(element, ...)` after `anchor`, each element a passline pass.
+  std::vector<Pass<Module>> list(std::string_view anchor, std::size_t depth) {
+    if (depth > max_depth) fail("pipelines nested deeper than 16");
+    expect('(');
+    std::vector<Pass<Module>> passes;
+    skip_spaces();
+    if (peek() == ')') {
+      ++at_;
+      return passes;
+    }
+    while (true) {
+      skip_spaces();
+      const std::size_t start = at_;
+      const std::string_view name = word();
+      if (name.empty()) fail("a pass name");
+      skip_spaces();
+      if (peek() == '(') {
+        if (depth == 1 && name == "func.func") {
+          // Passes nested on functions: passline's function passes, one by one.
+          const std::size_t inner_start = at_;
+          const std::vector<std::pair<std::string, std::string>> inner = flat_list(depth + 1);
+          if (!inner.empty() || inner_start == at_) {
+            for (const auto& [pass_name, options] : inner) passes.push_back(pass_on_functions(pass_name, options, name));
+          }
+        } else {
+          // Any other nesting runs as MLIR runs it, as one pass.
+          skip_balanced();
+          const std::string element(text_.substr(start, at_ - start));
+          passes.push_back(nested(std::string(anchor) + "(" + element + ")", element));
+        }
+      } else {
+        const std::string options = braced();
+        passes.push_back(depth == 1 ? module_level(name, options) : pass_on_functions(name, options, anchor));
+      }
+      skip_spaces();
+      if (peek() == ',') {
+        ++at_;
+        continue;
+      }
+      expect(')');
+      return passes;
+    }
+  }
+
+  /// `(pass{options}, ...)` with no deeper nesting; a nesting inside a
+  /// function's list is not split: the reader falls back to MLIR for it.
+  std::vector<std::pair<std::string, std::string>> flat_list(std::size_t depth) {
+    if (depth > max_depth) fail("pipelines nested deeper than 16");
+    expect('(');
+    std::vector<std::pair<std::string, std::string>> passes;
+    skip_spaces();
+    if (peek() == ')') {
+      ++at_;
+      return passes;
+    }
+    while (true) {
+      skip_spaces();
+      const std::string_view name = word();
+      if (name.empty()) fail("a pass name");
+      skip_spaces();
+      if (peek() == '(') fail("a pass nested inside 'func.func(...)': passline runs functions' passes one level deep");
+      passes.emplace_back(std::string(name), braced());
+      skip_spaces();
+      if (peek() == ',') {
+        ++at_;
+        continue;
+      }
+      expect(')');
+      return passes;
+    }
+  }
+
+  static Pass<Module> nested(const std::string& pipeline, const std::string& element) {
+    auto runner = std::make_shared<const MlirPassRunner>(pipeline);
+    const PassInfo info{.name = element, .opt_level = 0, .summary = "an MLIR pipeline"};
+    return module_pass<Module>(info, [runner](Module module, PassContext& ctx) {
+      runner->run(module.op().getOperation(), ctx);
+      return module;
+    });
+  }
+
+  /// `{...}` after a pass name, without its braces; empty if there is none.
+  std::string braced() {
+    if (peek() != '{') return {};
+    const std::size_t start = at_ + 1;
+    skip_balanced();
+    return std::string(text_.substr(start, at_ - start - 1));
+  }
+
+  /// Skips one balanced `(...)` or `{...}` group from here.
+  void skip_balanced() {
+    std::size_t depth = 0;
+    do {
+      if (at_ >= text_.size()) fail("an unclosed bracket");
+      const char c = text_[at_++];
+      if (c == '(' || c == '{' || c == '[') ++depth;
+      if (c == ')' || c == '}' || c == ']') --depth;
+    } while (depth > 0);
+  }
+
+  std::string_view word() {
+    const std::size_t start = at_;
+    while (at_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[at_])) != 0 || text_[at_] == '-' ||
+                                  text_[at_] == '_' || text_[at_] == '.')) {
+      ++at_;
+    }
+    return text_.substr(start, at_ - start);
+  }
+  char peek() const { return at_ < text_.size() ? text_[at_] : '\0'; }
+  void skip_spaces() {
+    while (at_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[at_])) != 0) ++at_;
+  }
+  void expect(char c) {
+    skip_spaces();
+    if (peek() != c) fail(std::string("'") + c + "'");
+    ++at_;
+  }
+  [[noreturn]] void fail(const std::string& expected) const {
+    throw PipelineSyntaxError("<pipeline>:1:" + std::to_string(at_ + 1) + ": error: expected " + expected,
+                              std::string(text_), at_ + 1, 1);
+  }
+
+  std::string_view text_;
+  std::size_t at_ = 0;
+};
+
+}  // namespace
+
+bool is_mlir_pipeline(std::string_view text) {
+  const std::size_t start = text.find_first_not_of(" \t\n");
+  if (start == std::string_view::npos) return false;
+  const std::size_t paren = text.find('(', start);
+  if (paren == std::string_view::npos) return false;
+  const std::string_view anchor = text.substr(start, paren - start);
+  return anchor == "builtin.module" || anchor == "any";
+}
+
+Pass<Module> parse_mlir_pipeline(std::string_view text) { return MlirPipelineReader(text).read(); }
+
+Registry<Module>& registry() {
+  static Registry<Module>& made = []() -> Registry<Module>& {
+    static Registry<Module> registry;
+    registry.resolve_unknown([](std::string_view name) -> std::optional<Registry<Module>::Resolved> {
+      register_mlir_passes();
+      if (::mlir::PassInfo::lookup(ref(name)) == nullptr && ::mlir::PassPipelineInfo::lookup(ref(name)) == nullptr) {
+        return std::nullopt;
+      }
+      const MlirPassRunner defaults(name, {}, "builtin.module");
+      return Registry<Module>::Resolved{
+          .info = PassInfo{.name = name, .opt_level = 0, .summary = summary_of(name)},
+          .options = options_of(name, defaults),
+          .factory = [name = std::string(name)](const OptionValues& values) {
+            return module_level(name, options_text(values));
+          },
+      };
+    });
+    return registry;
+  }();
+  return made;
+}
+
+}  // namespace passline::mlir
+
+namespace passline {
+
+void IRTraits<mlir::Module>::replace_function(mlir::Module& module, std::size_t i, Function function) {
+  ::mlir::Operation* old = module.functions()[i];
+  if (function == old) return;
+  if (function->getBlock() != nullptr) {
+    function->moveBefore(old);
+  } else {
+    old->getBlock()->getOperations().insert(::mlir::Block::iterator(old), function);
+  }
+  old->erase();
+}
+
+bool IRTraits<mlir::Module>::skips_optimization(const Function& function) {
+  return function->hasAttr("passline.skip_optimization");
+}
+
+std::string_view IRTraits<mlir::Module>::function_name(const Function& function) {
+  if (auto symbol = ::mlir::dyn_cast<::mlir::SymbolOpInterface>(function)) {
+    const llvm::StringRef name = symbol.getName();
+    return {name.data(), name.size()};
+  }
+  return {};
+}
+
+}  // namespace passline

@@ -1,0 +1,190 @@
+// passline.mlir: MLIR's IR and MLIR's own passes under passline.
+//
+//   mlir::MLIRContext context(passline::mlir::registry_of_dialects());
+//   passline::mlir::Module module = passline::mlir::parse_file("in.mlir", context);
+//   passline::Pass<passline::mlir::Module> pipeline =
+//       passline::parse_pipeline("canonicalize,cse", passline::mlir::registry());
+//   module = pipeline(std::move(module));
+//
+// An MLIR module is reached through a handle and changed in place by its
+// passes, where the reference IR is a value. `Module` makes it one: it owns
+// its `builtin.module`, a copy is a clone and a move hands the module on, so
+// a pipeline given a copy leaves the caller's module as it was whatever
+// happens, and one given the module by move costs no clone at all. Its
+// IRTraits say it changes in place: nothing in passline keeps an old value of
+// it; change is told by fingerprint.
+//
+// Every pass registered with MLIR (mlir::registerAllPasses) is a pass of
+// `registry()` by its mlir-opt name, its options in MLIR's own syntax, and
+// `MlirPass<"canonicalize">` is one as a static pass type. A pass of MLIR's
+// that fails (signalPassFailure, an emitted error) throws `MlirError` with
+// MLIR's diagnostic, which the pipeline reports as a PassError.
+module;
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <mlir/IR/BuiltinOps.h>
+#include <mlir/IR/DialectRegistry.h>
+#include <mlir/IR/MLIRContext.h>
+#include <mlir/IR/OwningOpRef.h>
+
+export module passline.mlir;
+
+import passline;
+
+export namespace passline::mlir {
+
+/// An MLIR module as a passline IR: owns its `builtin.module`. A copy is a
+/// clone; a move hands the module on, leaving this one empty.
+class Module {
+ public:
+  Module() = default;
+  explicit Module(::mlir::OwningOpRef<::mlir::ModuleOp> module) : module_(std::move(module)) {}
+  Module(const Module& other) : module_(other.module_ ? other.op().clone() : nullptr) {}
+  Module& operator=(const Module& other) {
+    if (this != &other) *this = Module(other);
+    return *this;
+  }
+  Module(Module&& other) noexcept = default;
+  Module& operator=(Module&& other) noexcept = default;
+  ~Module() = default;
+
+  /// The module; null when empty.
+  ::mlir::ModuleOp op() const { return module_ ? const_cast<Module*>(this)->module_.get() : ::mlir::ModuleOp(); }
+  ::mlir::ModuleOp operator->() const { return op(); }
+  explicit operator bool() const { return static_cast<bool>(module_); }
+  /// Gives the module up to the caller.
+  ::mlir::OwningOpRef<::mlir::ModuleOp> release() && { return std::move(module_); }
+
+  /// The functions of the module, for function passes: the operations of
+  /// its body that are symbols isolated from above (`func.func`, say), in
+  /// order. Read again when asked, so that a module pass may add or remove
+  /// functions; the list changes only when the module's did.
+  const std::vector<::mlir::Operation*>& functions() const;
+
+ private:
+  ::mlir::OwningOpRef<::mlir::ModuleOp> module_;
+  mutable std::vector<::mlir::Operation*> functions_;
+  mutable std::unique_ptr<std::mutex> functions_mutex_ = std::make_unique<std::mutex>();
+};
+
+/// An MLIR pass that failed, or MLIR text that does not parse: MLIR's
+/// diagnostic, `file:line:col: error: message` (with the source line and a
+/// caret under it for a parse error).
+class MlirError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// MLIR's thread pool over passline's (TBB's): a context given it
+/// (`context.setThreadPool(pool.llvm())`, on a context made with threading
+/// off) runs MLIR's own parallel loops on the threads passline's function
+/// passes run on, with work stealing between them, instead of on a second
+/// pool of its own. Outlives the context.
+class ThreadPool {
+ public:
+  /// At most `threads` threads; 0 is one per hardware thread.
+  explicit ThreadPool(std::size_t threads = 0);
+  ThreadPool(const ThreadPool&) = delete;
+  ThreadPool& operator=(const ThreadPool&) = delete;
+  ~ThreadPool();
+  llvm::ThreadPoolInterface& llvm();
+
+ private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// Every dialect MLIR registers (mlir::registerAllDialects), for a context
+/// that reads any MLIR text, as mlir-opt's does.
+::mlir::DialectRegistry registry_of_dialects();
+
+/// Parses MLIR text (several top-level operations are wrapped in a module,
+/// as mlir-opt does); throws MlirError at the first error. `name` is the
+/// file name locations carry.
+Module parse(std::string_view text, std::string_view name, ::mlir::MLIRContext& context);
+Module parse_file(const std::string& path, ::mlir::MLIRContext& context);
+
+/// The module as mlir-opt prints it, ending in a newline.
+std::string print(const Module& module);
+
+/// A structural hash of the module (its operations, attributes, types,
+/// operands and regions, and which operations they are: a pass that
+/// replaced an operation by an equal one changed the module, as for MLIR's
+/// OperationFingerprint, which `--mlir-print-ir-after-change` uses).
+std::uint64_t fingerprint(const Module& module);
+
+/// Verifies the module (mlir::verify); throws MlirError with the first error.
+void verify(const Module& module);
+
+/// The MLIR pass registered as `name` (mlir-opt's flag name) with `options`
+/// in MLIR's syntax (`max-iterations=3 top-down=false`), as a pass over the
+/// whole module (as `mlir-opt --name` runs it: a pass that runs on
+/// functions only is nested on them). Throws MlirError for an unknown name or
+/// a bad option.
+Pass<Module> pass(std::string_view name, std::string_view options = {});
+
+/// The same MLIR pass run on each function (`func.func(name)` in MLIR's
+/// pipeline text) as a passline function pass: on passline's threads.
+/// `anchor` is the operation it runs on (`func.func`; `any` for every function).
+Pass<Module> pass_on_functions(std::string_view name, std::string_view options = {},
+                               std::string_view anchor = "func.func");
+
+/// An MLIR textual pipeline (`builtin.module(func.func(canonicalize,cse),inline)`)
+/// as a passline pipeline: each pass of it a passline pass, those nested on
+/// `func.func` function passes, so that passline's instruments see each.
+Pass<Module> parse_mlir_pipeline(std::string_view text);
+
+/// Whether `text` reads as MLIR's pipeline syntax (an anchor around a
+/// list: `builtin.module(...)`) rather than passline's.
+bool is_mlir_pipeline(std::string_view text);
+
+/// passline's registry of MLIR passes: every pass registered with MLIR, by
+/// its mlir-opt name, each found on first use (MLIR cannot list its
+/// registry), with its options: their names and types are read from the
+/// pass's defaults (an integer, a boolean or else a string), their values
+/// handed to MLIR's own option parser. Also `PrintIR`.
+Registry<Module>& registry();
+
+/// The MLIR pass named `Name` as a static pass type, a pass over the whole
+/// module with MLIR's default options.
+template <fixed_string Name>
+struct MlirPass {
+  static constexpr PassInfo info{.name = Name.view(), .opt_level = 0, .summary = "an MLIR pass"};
+  Module operator()(Module module, PassContext& ctx) const {
+    static const Pass<Module> made = passline::mlir::pass(Name.view());
+    return made(std::move(module), ctx);
+  }
+};
+
+}  // namespace passline::mlir
+
+export namespace passline {
+
+template <>
+struct IRTraits<mlir::Module> {
+  using Function = ::mlir::Operation*;
+  static constexpr bool changes_in_place = true;
+
+  static std::size_t function_count(const mlir::Module& module) { return module.functions().size(); }
+  static const Function& function(const mlir::Module& module, std::size_t i) { return module.functions()[i]; }
+  /// A function pass changes its function in place and hands it back; one
+  /// that hands back another operation has it take the old one's place.
+  static void replace_function(mlir::Module& module, std::size_t i, Function function);
+  /// A function with the unit attribute `passline.skip_optimization`.
+  static bool skips_optimization(const Function& function);
+  static std::string_view function_name(const Function& function);
+
+  static std::string print(const mlir::Module& module) { return mlir::print(module); }
+  static std::uint64_t fingerprint(const mlir::Module& module) { return mlir::fingerprint(module); }
+};
+
+}  // namespace passline

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# passline-mlir-opt against mlir-opt-19 on the corpus: for every input and
+# every pass list of a fixed set, the same bytes out, on one thread and on
+# two, in passline's pipeline text and in MLIR's; and the inputs that make a
+# pass fail fail alike, with MLIR's diagnostic, exit code 1 and no output.
+#
+#   tests/mlir/corpus.sh PASSLINE_MLIR_OPT MLIR_OPT CORPUS_DIR
+set -euo pipefail
+ours=$1 theirs=$2 corpus=$3
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+failures=0
+fail() {
+  echo "FAIL: $*" >&2
+  failures=$((failures + 1))
+}
+
+# Pass lists: passline's text, and the same passes as mlir-opt's flags.
+lists=(canonicalize cse inline sccp symbol-dce loop-invariant-code-motion canonicalize,cse,canonicalize)
+compared=0
+for input in "$corpus"/*.mlir; do
+  [[ $(basename "$input") == fails.mlir ]] && continue
+  for list in "${lists[@]}"; do
+    flags=()
+    IFS=, read -ra names <<<"$list"
+    for name in "${names[@]}"; do flags+=("--$name"); done
+    "$theirs" "$input" "${flags[@]}" >"$work/expected.mlir"
+    for threads in 1 2; do
+      if ! "$ours" "$input" --passes="$list" --threads="$threads" -o "$work/got.mlir"; then
+        fail "$input --passes=$list --threads=$threads exited non-zero"
+      elif ! cmp -s "$work/expected.mlir" "$work/got.mlir"; then
+        fail "$input --passes=$list --threads=$threads differs from $theirs ${flags[*]}"
+        diff "$work/expected.mlir" "$work/got.mlir" | head -20 >&2 || true
+      fi
+      compared=$((compared + 1))
+    done
+  done
+  # MLIR's textual pipelines: passes nested on functions run as passline's
+  # function passes, on passline's threads.
+  for pipeline in 'builtin.module(func.func(canonicalize,cse))' \
+                  'builtin.module(func.func(loop-invariant-code-motion),canonicalize)' \
+                  'builtin.module(inline,func.func(sccp,canonicalize{max-iterations=2}),symbol-dce)'; do
+    "$theirs" "$input" --pass-pipeline="$pipeline" >"$work/expected.mlir"
+    for threads in 1 2; do
+      if ! "$ours" "$input" --passes="$pipeline" --threads="$threads" -o "$work/got.mlir"; then
+        fail "$input --passes='$pipeline' --threads=$threads exited non-zero"
+      elif ! cmp -s "$work/expected.mlir" "$work/got.mlir"; then
+        fail "$input --passes='$pipeline' --threads=$threads differs from $theirs --pass-pipeline"
+        diff "$work/expected.mlir" "$work/got.mlir" | head -20 >&2 || true
+      fi
+      compared=$((compared + 1))
+    done
+  done
+done
+
+# A pass that fails: MLIR's error, with its position, as one message; exit
+# code 1; no output file. remove-dead-values reports an error at the branch
+# and goes on (mlir-opt prints the error, and the module, and exits 0): an
+# error fails passline's run all the same.
+failing="$corpus/fails.mlir"
+check_failure() {  # EXPECTED-TEXT PIPELINE...
+  local expected=$1
+  shift
+  for pipeline in "$@"; do
+    set +e
+    "$ours" "$failing" --passes="$pipeline" -o "$work/out.mlir" >"$work/stdout" 2>"$work/stderr"
+    local code=$?
+    set -e
+    [[ $code == 1 ]] || fail "--passes='$pipeline' on fails.mlir exited $code, not 1"
+    [[ ! -e "$work/out.mlir" ]] || fail "--passes='$pipeline' on fails.mlir wrote its output"
+    [[ ! -s "$work/stdout" ]] || fail "--passes='$pipeline' on fails.mlir wrote to stdout"
+    grep -qF -- "$expected" "$work/stderr" || {
+      fail "--passes='$pipeline' on fails.mlir: no '$expected' in:"
+      cat "$work/stderr" >&2
+    }
+    rm -f "$work/out.mlir"
+  done
+}
+check_failure "fails.mlir:8:3: error: cannot optimize an IR with non-function symbol ops" \
+  remove-dead-values 'builtin.module(cse,remove-dead-values)'
+check_failure "MLIR pass 'canonicalize' failed without a diagnostic" \
+  'canonicalize{test-convergence=true max-iterations=1}' \
+  'builtin.module(func.func(canonicalize{test-convergence=true max-iterations=1}))'
+"$theirs" "$failing" --remove-dead-values 2>&1 >/dev/null | grep -qF "error: cannot optimize" ||
+  fail "$theirs --remove-dead-values no longer reports an error on fails.mlir"
+
+echo "$compared outputs compared with $theirs, $failures failures"
+[[ $failures == 0 ]]

@@ -1,0 +1,362 @@
+// passline.mlir: MLIR modules as passline's IR, MLIR's passes as passline's
+// passes, mixed with passes written over MLIR, under passline's instruments.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <mlir/Dialect/Arith/IR/Arith.h>
+#include <mlir/Dialect/Func/IR/FuncOps.h>
+#include <mlir/IR/BuiltinOps.h>
+#include <mlir/IR/MLIRContext.h>
+
+import passline;
+import passline.instruments;
+import passline.mlir;
+
+namespace {
+
+using passline::mlir::Module;
+
+constexpr const char* source = R"(func.func @f(%a: i32) -> i32 {
+  %c0 = arith.constant 0 : i32
+  %x = arith.addi %a, %c0 : i32
+  %y = arith.addi %a, %c0 : i32
+  %z = arith.muli %x, %y : i32
+  return %z : i32
+}
+func.func private @g(%a: i32) -> i32 {
+  %x = arith.addi %a, %a : i32
+  %y = arith.addi %a, %a : i32
+  %z = arith.muli %x, %y : i32
+  return %z : i32
+}
+)";
+
+struct MlirTest : ::testing::Test {
+  mlir::MLIRContext context{passline::mlir::registry_of_dialects()};
+  Module parse(const std::string& text = source) { return passline::mlir::parse(text, "test.mlir", context); }
+  std::size_t count_ops(const Module& module) {
+    std::size_t count = 0;
+    module.op()->walk([&](mlir::Operation*) { ++count; });
+    return count;
+  }
+};
+
+// -- passes written over MLIR -----------------------------------------------------
+
+/// Counts the operations of the module into the statistics; preserves all.
+struct CountOps {
+  static constexpr passline::PassInfo info{.name = "CountOps", .preserves = passline::preserves_all};
+  Module operator()(Module module, passline::PassContext& ctx) const {
+    std::int64_t count = 0;
+    module.op()->walk([&](mlir::Operation*) { ++count; });
+    ctx.statistics->add("CountOps", "operations", count);
+    return module;
+  }
+};
+
+/// Needs CSE's result: requires `cse`.
+struct NeedsCse {
+  static constexpr std::string_view required[] = {"cse"};
+  static constexpr passline::PassInfo info{.name = "NeedsCse", .required = required};
+  Module operator()(Module module, passline::PassContext&) const { return module; }
+};
+
+/// A function pass: marks each function it runs on with `visited`.
+struct MarkFunctions {
+  static constexpr passline::PassInfo info{.name = "MarkFunctions"};
+  mlir::Operation* operator()(mlir::Operation* function, const Module&, passline::PassContext&) const {
+    function->setAttr("visited", mlir::UnitAttr::get(function->getContext()));
+    return function;
+  }
+};
+
+/// Changes the module, then fails: the caller's module must not see the change.
+struct ChangeThenFail {
+  static constexpr passline::PassInfo info{.name = "ChangeThenFail"};
+  Module operator()(Module module, passline::PassContext&) const {
+    module.op()->setAttr("changed", mlir::UnitAttr::get(module.op()->getContext()));
+    throw std::runtime_error("failed on purpose");
+  }
+};
+
+/// Breaks the module: erases the terminator of the first function.
+struct BreakModule {
+  static constexpr passline::PassInfo info{.name = "BreakModule"};
+  Module operator()(Module module, passline::PassContext&) const {
+    auto function = *module.op().getOps<mlir::func::FuncOp>().begin();
+    function.getBody().front().getTerminator()->erase();
+    return module;
+  }
+};
+
+// -- the IR ----------------------------------------------------------------------
+
+TEST_F(MlirTest, ACopyIsAClone) {
+  Module module = parse();
+  Module copy = module;
+  ASSERT_NE(copy.op().getOperation(), module.op().getOperation());
+  EXPECT_EQ(passline::mlir::print(copy), passline::mlir::print(module));
+  copy.op()->setAttr("mark", mlir::UnitAttr::get(&context));
+  EXPECT_FALSE(module.op()->hasAttr("mark"));
+  Module moved = std::move(copy);
+  EXPECT_FALSE(copy);  // NOLINT(bugprone-use-after-move): a move leaves it empty
+  EXPECT_TRUE(moved.op()->hasAttr("mark"));
+}
+
+TEST_F(MlirTest, PrintsAsMlirOptAndParsesBack) {
+  const Module module = parse();
+  const std::string text = passline::mlir::print(module);
+  EXPECT_TRUE(text.starts_with("module {\n  func.func @f(%arg0: i32) -> i32 {\n")) << text;
+  EXPECT_EQ(passline::mlir::print(parse(text)), text);
+}
+
+TEST_F(MlirTest, AParseErrorIsOneMessageWithPositionAndCaret) {
+  try {
+    (void)parse("func.func @f() {\n  %x = arith.constant 1 : i32\n  return %y : i32\n}\n");
+    FAIL() << "no error";
+  } catch (const passline::mlir::MlirError& error) {
+    const std::string message = error.what();
+    EXPECT_TRUE(message.starts_with("test.mlir:3:10: error: use of undeclared SSA value name")) << message;
+    EXPECT_NE(message.find("^"), std::string::npos) << message;
+  }
+}
+
+TEST_F(MlirTest, FingerprintTellsChange) {
+  Module module = parse();
+  const std::uint64_t before = passline::mlir::fingerprint(module);
+  EXPECT_EQ(passline::mlir::fingerprint(module), before);
+  module.op()->setAttr("mark", mlir::UnitAttr::get(&context));
+  EXPECT_NE(passline::mlir::fingerprint(module), before);
+}
+
+TEST_F(MlirTest, FunctionsAreTheSymbolsIsolatedFromAbove) {
+  const Module module = parse();
+  using Traits = passline::IRTraits<Module>;
+  ASSERT_EQ(Traits::function_count(module), 2U);
+  EXPECT_EQ(Traits::function_name(Traits::function(module, 0)), "f");
+  EXPECT_EQ(Traits::function_name(Traits::function(module, 1)), "g");
+}
+
+// -- MLIR's passes ------------------------------------------------------------------
+
+TEST_F(MlirTest, MlirPassesByNameWithOptionsInPipelineText) {
+  const passline::Pass<Module> pipeline =
+      passline::parse_pipeline("canonicalize{max-iterations=3 top-down=false},cse", passline::mlir::registry());
+  EXPECT_EQ(pipeline.text(),
+            "canonicalize{max-iterations=3 max-num-rewrites=-1 region-simplify=normal test-convergence=false "
+            "top-down=false},cse");
+  const Module out = pipeline(parse());
+  EXPECT_LT(count_ops(out), count_ops(parse()));
+}
+
+TEST_F(MlirTest, AnUnknownOptionOrAWrongTypeIsAClearError) {
+  auto& registry = passline::mlir::registry();
+  try {
+    (void)passline::parse_pipeline("canonicalize{max-iteration=3}", registry);
+    FAIL() << "no error";
+  } catch (const passline::PipelineError& error) {
+    EXPECT_NE(std::string(error.what()).find("pass 'canonicalize' has no option 'max-iteration' (did you mean 'max-iterations'?)"),
+              std::string::npos)
+        << error.what();
+  }
+  try {
+    (void)passline::parse_pipeline("canonicalize{top-down=3}", registry);
+    FAIL() << "no error";
+  } catch (const passline::PipelineError& error) {
+    EXPECT_NE(std::string(error.what()).find("option 'top-down' of pass 'canonicalize' takes a bool, not '3'"), std::string::npos) << error.what();
+  }
+  EXPECT_THROW((void)passline::parse_pipeline("no-such-mlir-pass", registry), passline::PipelineError);
+}
+
+TEST_F(MlirTest, AStaticPipelineMixesMlirPassesAndOwnPasses) {
+  using Pipeline = passline::Sequential<passline::mlir::MlirPass<"canonicalize">, CountOps,
+                                        passline::mlir::MlirPass<"cse">, NeedsCse, MarkFunctions>;
+  passline::PassContext ctx;
+  const Module out = Pipeline{}(parse(), ctx);
+  const auto counters = ctx.statistics->counters();
+  ASSERT_EQ(counters.size(), 1U);
+  EXPECT_EQ(counters[0].value, 9);  // canonicalize folded both x + 0 in @f
+  for (mlir::Operation* function : out.functions()) EXPECT_TRUE(function->hasAttr("visited"));
+  // cse, after canonicalize: @g's two adds are one.
+  EXPECT_EQ(count_ops(out), 8U);
+}
+
+TEST_F(MlirTest, ARequirementIsFoundAmongMlirPasses) {
+  // NeedsCse requires cse, which the registry finds among MLIR's passes.
+  auto& registry = passline::mlir::registry();
+  if (!registry.contains("NeedsCse")) registry.add<NeedsCse>();
+  const passline::Pass<Module> pipeline = passline::parse_pipeline("NeedsCse", registry);
+  passline::PassContext ctx;
+  EXPECT_NE(passline::plan_text(pipeline.plan(ctx)).find("cse"), std::string::npos);
+  EXPECT_EQ(count_ops(pipeline(parse())), 10U);  // cse merged one pair in each function
+}
+
+TEST_F(MlirTest, AFailingPassLeavesTheCallersModuleUnchanged) {
+  const Module module = parse();
+  const std::string before = passline::mlir::print(module);
+  const passline::Pass<Module> pipeline = passline::sequential<Module>(
+      {passline::mlir::pass("canonicalize"), passline::Pass<Module>(ChangeThenFail{})});
+  EXPECT_THROW((void)pipeline(module), passline::PassError);
+  EXPECT_EQ(passline::mlir::print(module), before);
+}
+
+TEST_F(MlirTest, AnMlirPassFailureIsAPassErrorWithMlirsDiagnostic) {
+  const Module module = parse(R"(func.func @f(%a: i32) -> i32 {
+  cf.br ^next(%a : i32)
+^next(%z: i32):
+  return %z : i32
+}
+)");
+  const std::string before = passline::mlir::print(module);
+  // remove-dead-values reports an error and goes on: the error is the run's.
+  passline::PassContext ctx;
+  std::vector<passline::Diagnostic> seen;
+  ctx.diagnostics->set_handler([&](const passline::Diagnostic& d) { seen.push_back(d); });
+  (void)passline::mlir::pass("remove-dead-values")(module, ctx);
+  ASSERT_FALSE(seen.empty());
+  EXPECT_EQ(seen[0].location, "test.mlir:2:3");
+  EXPECT_EQ(seen[0].severity, passline::Severity::error);
+  EXPECT_EQ(seen[0].message, "cannot optimize an IR with non-function symbol ops, non-call symbol user ops or branch ops");
+  // canonicalize that cannot converge in one round fails.
+  const Module slow = parse(R"(func.func @f(%a: i32) -> i32 {
+  %c0 = arith.constant 0 : i32
+  %x = arith.addi %a, %c0 : i32
+  %y = arith.addi %x, %c0 : i32
+  return %y : i32
+}
+)");
+  const std::string slow_before = passline::mlir::print(slow);
+  try {
+    (void)passline::mlir::pass("canonicalize", "test-convergence=true max-iterations=1")(slow);
+    FAIL() << "no error";
+  } catch (const passline::PassError& error) {
+    EXPECT_EQ(error.pass(), "canonicalize");
+    EXPECT_NE(std::string(error.what()).find("failed without a diagnostic"), std::string::npos) << error.what();
+  }
+  EXPECT_EQ(passline::mlir::print(slow), slow_before);
+  EXPECT_EQ(passline::mlir::print(module), before);
+}
+
+TEST_F(MlirTest, AFixedPointEndsByFingerprint) {
+  std::atomic<int> rounds = 0;
+  const passline::Pass<Module> counted = passline::module_pass<Module>(
+      passline::PassInfo{.name = "Rounds"}, [&](Module module, passline::PassContext&) {
+        ++rounds;
+        return module;
+      });
+  const passline::Pass<Module> body = passline::sequential<Module>({counted, passline::mlir::pass("canonicalize")});
+  (void)passline::fixed_point(body, 10)(parse());
+  EXPECT_EQ(rounds, 2);  // the first round folds; the second changes nothing
+}
+
+TEST_F(MlirTest, MlirsPipelineTextNestsFunctionPassesOnPasslinesThreads) {
+  const passline::Pass<Module> pipeline =
+      passline::mlir::parse_mlir_pipeline("builtin.module(func.func(canonicalize,cse),symbol-dce)");
+  EXPECT_EQ(pipeline.passes().size(), 3U);
+  std::string one;
+  std::string two;
+  {
+    passline::PassContext ctx;
+    ctx.config.set(passline::config::threads, std::int64_t{1});
+    context.disableMultithreading();
+    one = passline::mlir::print(pipeline(parse(), ctx));
+  }
+  {
+    passline::PassContext ctx;
+    ctx.config.set(passline::config::threads, std::int64_t{2});
+    context.enableMultithreading();
+    two = passline::mlir::print(pipeline(parse(), ctx));
+  }
+  EXPECT_EQ(one, two);
+  EXPECT_EQ(one.find("@g"), std::string::npos);  // symbol-dce dropped the private @g
+  EXPECT_THROW((void)passline::mlir::parse_mlir_pipeline("builtin.module(func.func(cse)"), passline::PipelineSyntaxError);
+}
+
+// -- instruments ----------------------------------------------------------------------
+
+TEST_F(MlirTest, EveryInstrumentWorksOnMlir) {
+  const auto dir = std::filesystem::path(::testing::TempDir()) / ("mlir-instruments-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::string printed;
+  std::string changed;
+  auto to = [](std::string& out) { return [&out](std::string_view text) { out.append(text); }; };
+  auto timing = std::make_shared<passline::TimePasses>();
+  const auto timings = timing->timings();
+  passline::PassContext ctx;
+  ctx.instruments = {
+      std::make_shared<passline::PrintIR>(passline::PrintIR::Options{.after = {"cse"}}, to(printed)),
+      std::make_shared<passline::PrintChanged>(passline::PrintChanged::Mode::diff, to(changed)),
+      std::make_shared<passline::DumpDir>(dir / "dumps", ".mlir"),
+      std::make_shared<passline::VerifyEach>([](passline::IRView ir) {
+        if (const auto* module = ir.get<Module>()) passline::mlir::verify(*module);
+      }),
+      std::make_shared<passline::Trace>(dir / "trace.json"),
+      timing,
+  };
+  const passline::Pass<Module> pipeline =
+      passline::parse_pipeline("canonicalize,CountOps,cse", passline::mlir::registry().contains("CountOps")
+                                                                ? passline::mlir::registry()
+                                                                : passline::mlir::registry().add<CountOps>());
+  {
+    auto scope = ctx.enter();
+    (void)pipeline(parse(), ctx);
+    scope.exit();
+  }
+  EXPECT_NE(printed.find("IR Dump After cse"), std::string::npos) << printed;
+  EXPECT_NE(changed.find("-    %0 = arith.addi %arg0, %c0_i32 : i32"), std::string::npos) << changed;
+  EXPECT_NE(changed.find("IR Dump After CountOps omitted because no change"), std::string::npos) << changed;
+  EXPECT_TRUE(std::filesystem::exists(dir / "dumps" / "000-input.mlir"));
+  EXPECT_TRUE(std::filesystem::exists(dir / "dumps" / "003-cse.mlir"));
+  std::ifstream trace(dir / "trace.json");
+  const std::string events((std::istreambuf_iterator<char>(trace)), {});
+  EXPECT_NE(events.find("\"name\":\"canonicalize\""), std::string::npos) << events;
+  EXPECT_NE(timings->report().find("canonicalize"), std::string::npos);
+
+  // verify-each stops a pass that breaks the module, naming it.
+  passline::PassContext verifying;
+  verifying.instruments = {std::make_shared<passline::VerifyEach>([](passline::IRView ir) {
+    if (const auto* module = ir.get<Module>()) passline::mlir::verify(*module);
+  })};
+  try {
+    (void)passline::sequential<Module>({passline::Pass<Module>(BreakModule{})})(parse(), verifying);
+    FAIL() << "no error";
+  } catch (const passline::PipelineError& error) {
+    EXPECT_NE(std::string(error.what()).find("broken after pass 'BreakModule'"), std::string::npos) << error.what();
+  }
+
+  // opt-bisect runs the optional passes up to its limit.
+  std::string bisect;
+  passline::PassContext bisecting;
+  bisecting.instruments = {std::make_shared<passline::OptBisect>(1, to(bisect))};
+  (void)passline::parse_pipeline("canonicalize,cse", passline::mlir::registry())(parse(), bisecting);
+  EXPECT_NE(bisect.find("BISECT: running pass (1) canonicalize"), std::string::npos) << bisect;
+  EXPECT_NE(bisect.find("BISECT: NOT running pass (2) cse"), std::string::npos) << bisect;
+
+  // The reproducer keeps the failed pass's input: the module canonicalize handed on.
+  passline::PassContext failing;
+  auto reproducer = std::make_shared<passline::Reproducer>(dir / "repro.mlir", "");
+  failing.instruments = {reproducer};
+  {
+    auto scope = failing.enter();
+    EXPECT_THROW((void)passline::sequential<Module>(
+                     {passline::mlir::pass("canonicalize"), passline::Pass<Module>(ChangeThenFail{})})(parse(), failing),
+                 passline::PassError);
+  }
+  ASSERT_TRUE(reproducer->written()) << reproducer->error();
+  std::ifstream repro(dir / "repro.mlir");
+  const std::string kept((std::istreambuf_iterator<char>(repro)), {});
+  EXPECT_NE(kept.find("ChangeThenFail"), std::string::npos) << kept;
+  EXPECT_EQ(kept.find("changed"), std::string::npos) << kept;        // the input, not the half-changed module
+  EXPECT_EQ(kept.find("%c0_i32"), std::string::npos) << kept;        // canonicalize's output
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
