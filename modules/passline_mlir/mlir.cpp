@@ -473,13 +473,36 @@ class MlirPipelineReader {
 
   /// `(element, ...)` after `anchor`, each element a passline pass.
   std::vector<Pass<Module>> list(std::string_view anchor, std::size_t depth) {
-    if (depth > max_depth) fail("pipelines nested deeper than 16");
-    expect('(');
     std::vector<Pass<Module>> passes;
+    elements(depth, [&](std::string_view name, std::size_t start) {
+      if (peek() != '(') {
+        passes.push_back(module_level(name, braced()));
+      } else if (name == "func.func") {
+        // Passes nested on functions: passline's function passes, one by one.
+        elements(depth + 1, [&](std::string_view inner, std::size_t) {
+          if (peek() == '(') fail("a pass: passline runs the passes of 'func.func(...)' one level deep");
+          passes.push_back(pass_on_functions(inner, braced(), name));
+        });
+      } else {
+        // Any other nesting runs as MLIR runs it, as one pass.
+        skip_balanced();
+        const std::string element(text_.substr(start, at_ - start));
+        passes.push_back(nested(std::string(anchor) + "(" + element + ")", element));
+      }
+    });
+    return passes;
+  }
+
+  /// Reads `(element, ...)`, calling `element(name, start)` for each with
+  /// the text after its name still to read (`start`: where the name began).
+  template <class Element>
+  void elements(std::size_t depth, Element&& element) {
+    if (depth > max_depth) fail("pipelines nested no deeper than 16");
+    expect('(');
     skip_spaces();
     if (peek() == ')') {
       ++at_;
-      return passes;
+      return;
     }
     while (true) {
       skip_spaces();
@@ -487,59 +510,14 @@ class MlirPipelineReader {
       const std::string_view name = word();
       if (name.empty()) fail("a pass name");
       skip_spaces();
-      if (peek() == '(') {
-        if (depth == 1 && name == "func.func") {
-          // Passes nested on functions: passline's function passes, one by one.
-          const std::size_t inner_start = at_;
-          const std::vector<std::pair<std::string, std::string>> inner = flat_list(depth + 1);
-          if (!inner.empty() || inner_start == at_) {
-            for (const auto& [pass_name, options] : inner) passes.push_back(pass_on_functions(pass_name, options, name));
-          }
-        } else {
-          // Any other nesting runs as MLIR runs it, as one pass.
-          skip_balanced();
-          const std::string element(text_.substr(start, at_ - start));
-          passes.push_back(nested(std::string(anchor) + "(" + element + ")", element));
-        }
-      } else {
-        const std::string options = braced();
-        passes.push_back(depth == 1 ? module_level(name, options) : pass_on_functions(name, options, anchor));
-      }
+      element(name, start);
       skip_spaces();
       if (peek() == ',') {
         ++at_;
         continue;
       }
       expect(')');
-      return passes;
-    }
-  }
-
-  /// `(pass{options}, ...)` with no deeper nesting; a nesting inside a
-  /// function's list is not split: the reader falls back to MLIR for it.
-  std::vector<std::pair<std::string, std::string>> flat_list(std::size_t depth) {
-    if (depth > max_depth) fail("pipelines nested deeper than 16");
-    expect('(');
-    std::vector<std::pair<std::string, std::string>> passes;
-    skip_spaces();
-    if (peek() == ')') {
-      ++at_;
-      return passes;
-    }
-    while (true) {
-      skip_spaces();
-      const std::string_view name = word();
-      if (name.empty()) fail("a pass name");
-      skip_spaces();
-      if (peek() == '(') fail("a pass nested inside 'func.func(...)': passline runs functions' passes one level deep");
-      passes.emplace_back(std::string(name), braced());
-      skip_spaces();
-      if (peek() == ',') {
-        ++at_;
-        continue;
-      }
-      expect(')');
-      return passes;
+      return;
     }
   }
 

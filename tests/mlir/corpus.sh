@@ -17,8 +17,24 @@ fail() {
 }
 
 # Pass lists: passline's text, and the same passes as mlir-opt's flags.
-lists=(canonicalize cse inline sccp symbol-dce loop-invariant-code-motion canonicalize,cse,canonicalize)
+# passline-mlir-opt INPUT --passes=PIPELINE on one thread and on two against
+# the expected output in $work/expected.mlir, which `theirs...` describes.
 compared=0
+compare() {  # INPUT PIPELINE THEIRS...
+  local input=$1 pipeline=$2
+  shift 2
+  for threads in 1 2; do
+    if ! "$ours" "$input" --passes="$pipeline" --threads="$threads" -o "$work/got.mlir"; then
+      fail "$input --passes='$pipeline' --threads=$threads exited non-zero"
+    elif ! cmp -s "$work/expected.mlir" "$work/got.mlir"; then
+      fail "$input --passes='$pipeline' --threads=$threads differs from $*"
+      diff "$work/expected.mlir" "$work/got.mlir" | head -20 >&2 || true
+    fi
+    compared=$((compared + 1))
+  done
+}
+
+lists=(canonicalize cse inline sccp symbol-dce loop-invariant-code-motion canonicalize,cse,canonicalize)
 for input in "$corpus"/*.mlir; do
   [[ $(basename "$input") == fails.mlir ]] && continue
   for list in "${lists[@]}"; do
@@ -26,15 +42,7 @@ for input in "$corpus"/*.mlir; do
     IFS=, read -ra names <<<"$list"
     for name in "${names[@]}"; do flags+=("--$name"); done
     "$theirs" "$input" "${flags[@]}" >"$work/expected.mlir"
-    for threads in 1 2; do
-      if ! "$ours" "$input" --passes="$list" --threads="$threads" -o "$work/got.mlir"; then
-        fail "$input --passes=$list --threads=$threads exited non-zero"
-      elif ! cmp -s "$work/expected.mlir" "$work/got.mlir"; then
-        fail "$input --passes=$list --threads=$threads differs from $theirs ${flags[*]}"
-        diff "$work/expected.mlir" "$work/got.mlir" | head -20 >&2 || true
-      fi
-      compared=$((compared + 1))
-    done
+    compare "$input" "$list" "$theirs" "${flags[@]}"
   done
   # MLIR's textual pipelines: passes nested on functions run as passline's
   # function passes, on passline's threads.
@@ -42,15 +50,7 @@ for input in "$corpus"/*.mlir; do
                   'builtin.module(func.func(loop-invariant-code-motion),canonicalize)' \
                   'builtin.module(inline,func.func(sccp,canonicalize{max-iterations=2}),symbol-dce)'; do
     "$theirs" "$input" --pass-pipeline="$pipeline" >"$work/expected.mlir"
-    for threads in 1 2; do
-      if ! "$ours" "$input" --passes="$pipeline" --threads="$threads" -o "$work/got.mlir"; then
-        fail "$input --passes='$pipeline' --threads=$threads exited non-zero"
-      elif ! cmp -s "$work/expected.mlir" "$work/got.mlir"; then
-        fail "$input --passes='$pipeline' --threads=$threads differs from $theirs --pass-pipeline"
-        diff "$work/expected.mlir" "$work/got.mlir" | head -20 >&2 || true
-      fi
-      compared=$((compared + 1))
-    done
+    compare "$input" "$pipeline" "$theirs" --pass-pipeline="$pipeline"
   done
 done
 
@@ -82,7 +82,8 @@ check_failure "fails.mlir:8:3: error: cannot optimize an IR with non-function sy
 check_failure "MLIR pass 'canonicalize' failed without a diagnostic" \
   'canonicalize{test-convergence=true max-iterations=1}' \
   'builtin.module(func.func(canonicalize{test-convergence=true max-iterations=1}))'
-"$theirs" "$failing" --remove-dead-values 2>&1 >/dev/null | grep -qF "error: cannot optimize" ||
+"$theirs" "$failing" --remove-dead-values >/dev/null 2>"$work/theirs.txt" || true
+grep -qF "error: cannot optimize" "$work/theirs.txt" ||
   fail "$theirs --remove-dead-values no longer reports an error on fails.mlir"
 
 echo "$compared outputs compared with $theirs, $failures failures"
