@@ -33,8 +33,14 @@ import passline.instruments;
 import passline.ir;
 import passline.ir.passes;
 import passline.pipelines;
+import passline.driver;
 
 namespace {
+
+using passline::driver::Failure;
+
+/// How passline-opt's help speaks of the reference IR.
+constexpr passline::driver::IRWords ir_words{.extension = ".ir", .print_before = "CSE,DCE", .print_after = "FoldConstant"};
 
 struct Options {
   std::string input = "-";
@@ -51,17 +57,8 @@ struct Options {
   std::string print_pipeline;  // "text" or "expanded"; empty: run the pipeline
   bool no_verify = false;
   // Instruments.
-  std::vector<std::string> print_before;
-  std::vector<std::string> print_after;
-  bool print_before_all = false;
-  bool print_after_all = false;
-  std::string print_changed;
-  bool time_passes = false;
-  std::string trace;
-  std::string dump_dir;
-  bool verify_each = false;
+  passline::driver::InstrumentFlags instruments;
   bool verify_preserved = false;
-  std::optional<std::int64_t> bisect_limit;
   std::string reproducer;
   std::string run_reproducer;
   std::optional<std::string> reproducer_text;  // the file --run-reproducer names, read once
@@ -70,60 +67,23 @@ struct Options {
 };
 
 
-/// The instruments the flags ask for, in the order their hooks run: bisect
-/// first (it vetoes), then printing and dumps, verification after them (so a
-/// broken IR is printed before the run stops), tracing and timing last.
+/// The instruments the flags ask for (passline::driver::instruments), with
+/// the reference IR's checks: verify-each, then verify-preserved.
 std::vector<std::shared_ptr<passline::Instrument>> instruments(const Options& o,
                                                                std::shared_ptr<passline::PassTimings>& timings) {
-  std::vector<std::shared_ptr<passline::Instrument>> out;
-  if (o.bisect_limit) out.push_back(std::make_shared<passline::OptBisect>(*o.bisect_limit));
-  if (!o.print_before.empty() || !o.print_after.empty() || o.print_before_all || o.print_after_all) {
-    out.push_back(std::make_shared<passline::PrintIR>(passline::PrintIR::Options{
-        .before = o.print_before, .after = o.print_after, .before_all = o.print_before_all, .after_all = o.print_after_all}));
-  }
-  if (!o.print_changed.empty()) {
-    using Mode = passline::PrintChanged::Mode;
-    const Mode mode = o.print_changed == "quiet" ? Mode::quiet : o.print_changed == "diff" ? Mode::diff : Mode::full;
-    out.push_back(std::make_shared<passline::PrintChanged>(mode));
-  }
-  if (!o.dump_dir.empty()) out.push_back(std::make_shared<passline::DumpDir>(o.dump_dir));
-  if (o.verify_each) out.push_back(passline::ir::verify_each());
+  std::vector<std::shared_ptr<passline::Instrument>> checks;
+  if (o.instruments.verify_each) checks.push_back(passline::ir::verify_each());
   if (o.verify_preserved) {
-    out.push_back(std::make_shared<passline::VerifyPreserved<passline::ir::Module>>(&passline::pipelines::registry()));
+    checks.push_back(std::make_shared<passline::VerifyPreserved<passline::ir::Module>>(&passline::pipelines::registry()));
   }
-  if (!o.trace.empty()) out.push_back(std::make_shared<passline::Trace>(o.trace));
-  if (o.time_passes) {
-    auto time = std::make_shared<passline::TimePasses>();
-    timings = time->timings();
-    out.push_back(std::move(time));
-  }
-  return out;
+  return passline::driver::instruments(o.instruments, ir_words, std::move(checks), timings);
 }
-
-/// A failure the driver reports as `passline-opt: error: ...`.
-struct Failure {
-  std::string message;
-};
 
 /// The flags of a run that a reproducer must repeat besides the pass.
 std::string reproducer_settings(const Options& o, int opt_level) {
   std::string settings = fmt::format("--opt-level={}", opt_level);
   for (const std::string& setting : o.config) settings += " --config " + passline::support::shell_word(setting);
   return settings;
-}
-
-/// All of `fd`, read to its end; `name` names it in errors.
-std::string read_all(int fd, const std::string& name) {
-  std::string text;
-  char buffer[1 << 16];
-  for (;;) {
-    const ::ssize_t n = ::read(fd, buffer, sizeof buffer);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw Failure{fmt::format("cannot read {}: {}", name, std::strerror(errno))};
-    if (n == 0) break;
-    text.append(buffer, static_cast<std::size_t>(n));
-  }
-  return text;
 }
 
 /// The whole of `file`, read once whatever it is (a file, a pipe, a FIFO,
@@ -140,7 +100,7 @@ std::string read_reproducer(const std::string& file) {
   if (::fstat(fd, &info) == 0 && S_ISDIR(info.st_mode)) {
     throw Failure{fmt::format("cannot read {}: {}", name, std::strerror(EISDIR))};
   }
-  return read_all(fd, name);
+  return passline::driver::read_all(fd, name);
 }
 
 /// The flags on a reproducer's first line, as words (passline::shell_words:
@@ -169,29 +129,7 @@ std::vector<std::string> replay_words(const std::string& file, std::string_view 
 passline::ir::Module read_input(const Options& options, std::size_t threads) {
   if (options.reproducer_text) return passline::ir::parse(*options.reproducer_text, options.input, threads);
   if (options.input != "-") return passline::ir::parse_file(options.input, options.input, threads);
-  return passline::ir::parse(read_all(STDIN_FILENO, "standard input"), "<stdin>", threads);
-}
-
-/// Standard input, output and error that were closed when the program
-/// started are opened on /dev/null the wrong way round, so that a read or
-/// write is an error (EBADF) instead of a file opened later taking their
-/// number, and the output going there.
-void reserve_standard_streams() {
-  for (const int fd : {STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO}) {
-    if (::fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
-    const int reserved = ::open("/dev/null", fd == STDIN_FILENO ? O_WRONLY : O_RDONLY);
-    if (reserved >= 0 && reserved != fd) {
-      ::dup2(reserved, fd);
-      ::close(reserved);
-    }
-  }
-}
-
-/// Writes `text` to standard output, or fails naming it.
-void print_out(std::string_view text) {
-  passline::support::OutputFile out("-");
-  out.write(text);
-  out.commit();
+  return passline::ir::parse(passline::driver::read_all(STDIN_FILENO, "standard input"), "<stdin>", threads);
 }
 
 /// Writes `module` to `output` whole (see passline::OutputFile), a chunk at a time.
@@ -270,32 +208,19 @@ void say_what_is_skipped(const passline::Pass<passline::ir::Module>& pass, const
   }
 }
 
-/// Prints a failure as one message (with its caret, where it has a
-/// position) on stderr; the exit code.
 int report(std::exception_ptr failure) {
-  try {
-    std::rethrow_exception(failure);
-  } catch (const passline::PipelineSyntaxError& e) {
-    fmt::print(stderr, "{}\n{}\n", e.what(), e.caret());
-  } catch (const passline::ir::IRError& e) {
-    fmt::print(stderr, "{}\n", e.what());
-  } catch (const Failure& e) {
-    fmt::print(stderr, "passline-opt: error: {}\n", e.message);
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "passline-opt: error: {}\n", e.what());
-  }
-  return 1;
+  return passline::driver::report<passline::ir::IRError>(std::move(failure), "passline-opt");
 }
 
 int run(const Options& options) {
   auto& registry = passline::pipelines::registry();
-  if (options.list_passes) return print_out(list_passes(registry)), 0;
-  if (options.list_config) return print_out(list_config()), 0;
+  if (options.list_passes) return passline::driver::print_out(list_passes(registry)), 0;
+  if (options.list_config) return passline::driver::print_out(list_config()), 0;
   if (options.passes && options.level_flag) throw Failure{"give either --passes or -O<level>, not both"};
 
   const std::string pipeline_text = options.passes.value_or(fmt::format("O{}", options.level_flag.value_or(2)));
   const passline::Pass<passline::ir::Module> pipeline = passline::parse_pipeline(pipeline_text, registry);
-  if (options.print_pipeline == "text") return print_out(pipeline.text() + "\n"), 0;
+  if (options.print_pipeline == "text") return passline::driver::print_out(pipeline.text() + "\n"), 0;
 
   passline::PassContext ctx;
   // -O<N> runs at level N. Passes named in --passes run whatever their level
@@ -303,26 +228,15 @@ int run(const Options& options) {
   ctx.opt_level = options.opt_level.value_or(options.passes ? max_opt_level : options.level_flag.value_or(2));
   ctx.disabled = options.disabled;
   ctx.required = options.required;
-  if (options.print_pipeline == "expanded") return print_out(passline::plan_text(pipeline.plan(ctx))), 0;
+  if (options.print_pipeline == "expanded") return passline::driver::print_out(passline::plan_text(pipeline.plan(ctx))), 0;
   if (options.passes) say_what_is_skipped(pipeline, ctx);
   for (const std::string& setting : options.config) {
     const auto equals = setting.find('=');
     if (equals == std::string::npos) throw Failure{fmt::format("--config takes KEY=VALUE, not '{}'", setting)};
     ctx.config.set_text(setting.substr(0, equals), setting.substr(equals + 1));
   }
-  if (options.threads) {
-    try {
-      ctx.config.set_text(passline::config::threads.name, *options.threads);  // one check for the flag and the key
-    } catch (const passline::ConfigError& error) {
-      throw Failure{fmt::format("--threads: {}", error.what())};
-    }
-  }
-  ctx.diagnostics->set_handler([](const passline::Diagnostic& d) {
-    constexpr const char* severities[] = {"note", "warning", "error"};
-    fmt::print(stderr, "{}: {}: {}\n", d.location.empty() ? "passline-opt" : d.location,
-               severities[static_cast<int>(d.severity)], d.message);
-    if (!d.snippet.empty()) fmt::print(stderr, "{}\n", d.snippet);
-  });
+  if (options.threads) passline::driver::set_threads(ctx, *options.threads);
+  passline::driver::print_diagnostics(ctx, "passline-opt");
 
   std::shared_ptr<passline::PassTimings> timings;
   ctx.instruments = instruments(options, timings);
@@ -337,15 +251,7 @@ int run(const Options& options) {
     ctx.instruments.push_back(reproducer);
   }
   const std::size_t threads = ctx.threads();  // for every phase
-  // The timing report comes out whether the run succeeds or not, last.
-  struct EndOfRunReport {
-    const std::shared_ptr<passline::PassTimings>& timings;
-    const passline::Statistics* statistics;
-    ~EndOfRunReport() {
-      if (timings) fmt::print(stderr, "{}", timings->report());
-      if (statistics) fmt::print(stderr, "{}", statistics->report());
-    }
-  } end_report{timings, options.stats ? ctx.statistics.get() : nullptr};
+  const passline::driver::EndOfRunReport end_report{timings, options.stats ? ctx.statistics.get() : nullptr};
   passline::ir::Module module = timed(timings, "Parse input", [&] { return read_input(options, threads); });
   if (!options.no_verify) timed(timings, "Verify input", [&] { passline::ir::verify(module, threads); });
   const std::size_t errors_before = ctx.diagnostics->error_count();
@@ -428,7 +334,7 @@ int main(int argc, char** argv) {
   // the next pass needs its memory only while it runs.
   mallopt(M_MMAP_THRESHOLD, 256 * 1024);
 #endif
-  reserve_standard_streams();
+  passline::driver::reserve_standard_streams();
   passline::support::OutputFile::remove_temporaries_on_signals();
   passline::ir::map_input_files();
   CLI::App app("passline-opt: runs a pipeline of passes over reference IR.\n\n"
@@ -450,31 +356,10 @@ int main(int argc, char** argv) {
                "-O2 --print-pipeline=expanded")
       ->check(CLI::IsMember({"text", "expanded"}));
   app.add_flag("--no-verify", options.no_verify, "do not verify the IR before and after the pipeline");
-  app.add_option("--print-before", options.print_before, "print the IR to stderr before these passes, e.g. --print-before=CSE,DCE")
-      ->delimiter(',')->option_text("PASS,...")->group("Debugging");
-  app.add_option("--print-after", options.print_after, "print the IR to stderr after these passes, e.g. --print-after=FoldConstant")
-      ->delimiter(',')->option_text("PASS,...")->group("Debugging");
-  app.add_flag("--print-before-all", options.print_before_all, "print the IR to stderr before every pass")->group("Debugging");
-  app.add_flag("--print-after-all", options.print_after_all, "print the IR to stderr after every pass")->group("Debugging");
-  app.add_flag("--print-changed{full}", options.print_changed,
-               "print the IR at the start, then after each pass only if it changed (else a note); "
-               "=diff prints a unified diff instead of the whole IR; =quiet prints the changed IR only, "
-               "e.g. --print-changed=diff")
-      ->check(CLI::IsMember({"full", "diff", "quiet"}))->group("Debugging");
-  app.add_flag("--time-passes", options.time_passes, "time each pass and pipeline; a nested report on stderr at the end")
-      ->group("Debugging");
-  app.add_option("--trace", options.trace,
-                 "write every pass, and every function under a function pass, as Chrome trace events to FILE "
-                 "(open it in ui.perfetto.dev), one track per thread, e.g. --trace=trace.json")
-      ->option_text("FILE")->group("Debugging");
-  app.add_option("--dump-dir", options.dump_dir,
-                 "write DIR/000-input.ir, then DIR/001-<Pass>.ir... after each pass, e.g. --dump-dir=dumps")
-      ->option_text("DIR")->group("Debugging");
+  passline::driver::add_instrument_flags(app, options.instruments, ir_words);
   app.add_flag("--verify-preserved", options.verify_preserved,
                "after every pass that changed the IR, check the analyses and passes it claims to preserve against a "
                "fresh computation; a false claim stops the run naming the pass")
-      ->group("Debugging");
-  app.add_flag("--verify-each", options.verify_each, "verify the IR after every pass; a broken IR stops the run naming the pass")
       ->group("Debugging");
   app.add_flag("--print-pass-graph", options.print_pass_graph,
                "run the pipeline, then print the passes it ran with their required-by edges as Graphviz DOT "
@@ -488,9 +373,6 @@ int main(int argc, char** argv) {
   app.add_option("--run-reproducer", options.run_reproducer,
                  "replay a file written by --reproducer: its IR through the pass that failed, e.g. --run-reproducer crash.ir")
       ->option_text("FILE")->group("Debugging");
-  app.add_option("--opt-bisect-limit", options.bisect_limit,
-                 "run only the first N optional passes, saying of each whether it runs, e.g. --opt-bisect-limit=3")
-      ->option_text("N")->group("Debugging");
   try {
     app.parse(cli_words(app, std::vector<std::string>(argv + 1, argv + argc)));
     if (!options.run_reproducer.empty()) {  // the run the file describes: its IR, through its pipeline flags
