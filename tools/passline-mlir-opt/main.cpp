@@ -116,6 +116,7 @@ int run(const Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  passline::driver::reserve_standard_streams();
   passline::support::OutputFile::remove_temporaries_on_signals();
   CLI::App app("passline-mlir-opt: runs MLIR's passes over MLIR under passline's pass manager.\n\n"
                "Examples:\n"
