@@ -615,7 +615,7 @@ Registry<Module>& registry() {
 namespace passline {
 
 void IRTraits<mlir::Module>::replace_function(mlir::Module& module, std::size_t i, Function function) {
-  ::mlir::Operation* old = module.functions()[i];
+  ::mlir::Operation* old = module.function(i);
   if (function == old) return;
   if (function->getBlock() != nullptr) {
     function->moveBefore(old);
@@ -623,6 +623,7 @@ void IRTraits<mlir::Module>::replace_function(mlir::Module& module, std::size_t 
     old->getBlock()->getOperations().insert(::mlir::Block::iterator(old), function);
   }
   old->erase();
+  module.set_function(i, function);
 }
 
 bool IRTraits<mlir::Module>::skips_optimization(const Function& function) {

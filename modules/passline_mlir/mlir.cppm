@@ -69,6 +69,11 @@ class Module {
   /// order. Read again when asked, so that a module pass may add or remove
   /// functions; the list changes only when the module's did.
   const std::vector<::mlir::Operation*>& functions() const;
+  /// Function `i` of the list `functions()` last read: a loop over the
+  /// functions reads the module once, not once per function.
+  ::mlir::Operation* const& function(std::size_t i) const { return functions_[i]; }
+  /// Puts `op` in the list in place of function `i`.
+  void set_function(std::size_t i, ::mlir::Operation* op) { functions_[i] = op; }
 
  private:
   ::mlir::OwningOpRef<::mlir::ModuleOp> module_;
@@ -174,8 +179,10 @@ struct IRTraits<mlir::Module> {
   using Function = ::mlir::Operation*;
   static constexpr bool changes_in_place = true;
 
+  /// Reads the module's functions again (a module pass may have added or
+  /// removed some); `function` then indexes that list.
   static std::size_t function_count(const mlir::Module& module) { return module.functions().size(); }
-  static const Function& function(const mlir::Module& module, std::size_t i) { return module.functions()[i]; }
+  static const Function& function(const mlir::Module& module, std::size_t i) { return module.function(i); }
   /// A function pass changes its function in place and hands it back; one
   /// that hands back another operation has it take the old one's place.
   static void replace_function(mlir::Module& module, std::size_t i, Function function);

@@ -144,6 +144,23 @@ TEST_F(MlirTest, FunctionsAreTheSymbolsIsolatedFromAbove) {
   EXPECT_EQ(Traits::function_name(Traits::function(module, 1)), "g");
 }
 
+TEST_F(MlirTest, AFunctionPassThatHandsBackAnotherOperationPutsItInPlace) {
+  // A pass that builds a new function (a clone, marked) instead of changing its own.
+  const passline::Pass<Module> replace = passline::function_pass<Module>(
+      passline::PassInfo{.name = "Replace"}, [](mlir::Operation* function, const Module&, passline::PassContext&) {
+        mlir::Operation* made = function->clone();
+        made->setAttr("made", mlir::UnitAttr::get(made->getContext()));
+        return made;
+      });
+  const Module out = passline::sequential<Module>({replace, replace})(parse());
+  using Traits = passline::IRTraits<Module>;
+  ASSERT_EQ(Traits::function_count(out), 2U);
+  EXPECT_EQ(Traits::function_name(Traits::function(out, 0)), "f");
+  EXPECT_EQ(Traits::function_name(Traits::function(out, 1)), "g");
+  for (mlir::Operation* function : out.functions()) EXPECT_TRUE(function->hasAttr("made"));
+  passline::mlir::verify(out);
+}
+
 // -- MLIR's passes ------------------------------------------------------------------
 
 TEST_F(MlirTest, MlirPassesByNameWithOptionsInPipelineText) {
