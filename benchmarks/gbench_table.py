@@ -5,7 +5,8 @@
 
 One row per benchmark (medians when the run has repetitions), its COUNTER,
 and, when REFERENCE_SUFFIX is given, the ratio of each row to the row of the
-same group (the name's part before the last `_`) whose name ends in it. A
+same group (the name's part before the last `_`, arguments such as
+`/real_time` left out) whose name ends in it. A
 counter named `ns_...` is a time per unit, which Google Benchmark reports in
 seconds: it is shown in nanoseconds. `real_time` is shown in the run's unit.
 """
@@ -30,10 +31,13 @@ def main() -> None:
             unit = row.get("time_unit", "") if counter == "real_time" else "ns" if counter.startswith("ns_") else ""
             order.append(name)
 
-    def group(name: str) -> str:
-        return name.rsplit("_", 1)[0]
+    def base(name: str) -> str:  # without the run's arguments, `/real_time` say
+        return name.split("/", 1)[0]
 
-    refs = {group(n): v for n, v in values.items() if reference and n.endswith("_" + reference)}
+    def group(name: str) -> str:
+        return base(name).rsplit("_", 1)[0]
+
+    refs = {group(n): v for n, v in values.items() if reference and base(n).endswith("_" + reference)}
     header = f"| benchmark | {counter} ({unit}) |" if unit else f"| benchmark | {counter} |"
     rule = "|---|---:|"
     if reference:

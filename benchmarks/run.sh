@@ -87,6 +87,30 @@ command_line "benchmarks/vs_mlir/run.sh $(rel "$build") docs/vs-mlir-scaling.png
 "$here/vs_mlir/run.sh" "$build" "$root/docs/vs-mlir-scaling.png" >"$work/vs_mlir.txt"
 text "$work/vs_mlir.txt"
 
+say "passline over MLIR against MLIR's pass manager"
+section "passline over MLIR against MLIR's own pass manager" \
+"passline's pass manager running MLIR's passes on MLIR ([passline.mlir](mlir.md)) against MLIR's
+\\`PassManager\\` running the same passes on the same IR. First what each manager costs per pass:
+[mlir/noop_passes.cpp](../benchmarks/mlir/noop_passes.cpp) runs 50 no-op module passes, and 50 no-op
+function passes over 1,000 functions (MLIR's nested on \\`func.func\\` through its adaptor), on one thread
+and on two; MLIR's verifier is off, as passline verifies nothing between its own passes. \\`ns_per_pass\\`:
+per pass, or per pass and function; medians of 3."
+command_line "$(rel "$build")/benchmarks/mlir_noop_passes --benchmark_min_time=0.5 --benchmark_repetitions=3 --benchmark_format=json"
+if [[ -x "$build/benchmarks/mlir_noop_passes" ]]; then
+  "$build/benchmarks/mlir_noop_passes" --benchmark_min_time=0.5 --benchmark_repetitions=3 --benchmark_format=json \
+    >"$work/mlir_noop.json" 2>/dev/null
+  "$here/gbench_table.py" "$work/mlir_noop.json" ns_per_pass MLIRPassManager >>"$page"
+else
+  echo "(not built: MLIR 19 is missing; ./dev setup --peers)" >>"$page"
+fi
+printf '\n%s\n' "Then whole runs of the two drivers, [mlir/run.sh](../benchmarks/mlir/run.sh): passline-mlir-opt against
+mlir-opt-19, each reading, optimizing and printing a module of 1,000 functions of 1,000 operations
+([vs_mlir/generate.cpp](../benchmarks/vs_mlir/generate.cpp)), and what timing and printing on change add to
+each tool's own run." >>"$page"
+command_line "benchmarks/mlir/run.sh $(rel "$build")"
+"$here/mlir/run.sh" "$build" >"$work/mlir.txt"
+text "$work/mlir.txt"
+
 say "instruments"
 section "Instruments: what watching a pipeline costs" \
 "[instruments_overhead.cpp](../benchmarks/instruments_overhead.cpp): a 50-pass pipeline over one module with no

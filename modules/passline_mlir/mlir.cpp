@@ -3,6 +3,7 @@
 module;
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cstddef>
 #include <cstdint>
@@ -144,9 +145,47 @@ bool is_function(::mlir::Operation& op) {
   return ::mlir::isa<::mlir::SymbolOpInterface>(op) && op.hasTrait<::mlir::OpTrait::IsIsolatedFromAbove>();
 }
 
+}  // namespace
+
+const ConfigKey<bool> verify_passes =
+    register_config("mlir.verify", true,
+                    "MLIR's passes verify the operation they ran on after each run, as mlir-opt's --verify-each");
+
+namespace {
+
+/// A number no other runner has, for the pass managers a module keeps.
+std::uint64_t next_runner_id() {
+  static std::atomic<std::uint64_t> next{0};
+  return ++next;
+}
+
+}  // namespace
+
+/// The pass managers a module keeps for function passes: a PassManager holds
+/// the state of one run at a time and initializes its passes on its first
+/// run (canonicalize builds its patterns then), so each function pass takes
+/// an idle one of its own, runs a function, and gives it back; threads that
+/// run functions at once take one each. They belong to the module's
+/// context, which outlives the module and its copies that share them.
+struct Module::PassManagers {
+  std::mutex mutex;
+  std::map<std::uint64_t, std::vector<std::unique_ptr<::mlir::PassManager>>> idle;  // by runner
+};
+
+/// What the passes of this module reach of Module's insides.
+struct ModuleAccess {
+  using PassManagers = Module::PassManagers;
+  static PassManagers* pass_managers(const Module& module) { return module.pass_managers_.get(); }
+};
+
+Module::Module(::mlir::OwningOpRef<::mlir::ModuleOp> module)
+    : module_(std::move(module)), pass_managers_(std::make_shared<PassManagers>()) {}
+
+namespace {
+
 /// One MLIR pass, parsed once with its options, run on a module or on one
-/// function at a time: each run has a PassManager of its own (a pass manager
-/// holds the state of a run, and functions run on several threads at once).
+/// function at a time: each run on a module has a PassManager of its own;
+/// runs on functions take one of the module's idle ones.
 class MlirPassRunner {
  public:
   MlirPassRunner(std::string_view name, std::string_view options, std::string_view anchor)
@@ -183,15 +222,26 @@ class MlirPassRunner {
 
   /// Runs the pass on `op`; throws MlirError with MLIR's first error if it
   /// fails. What MLIR emits on a run that succeeds goes to `ctx`'s diagnostics.
-  void run(::mlir::Operation* op, PassContext& ctx) const {
-    ::mlir::MLIRContext* context = op->getContext();
-    ::mlir::PassManager manager(context, prototype_.getOpAnchorName(), ::mlir::OpPassManager::Nesting::Implicit);
-    static_cast<::mlir::OpPassManager&>(manager) = prototype_;
-    const CollectDiagnostics diagnostics(context);
-    if (::mlir::failed(manager.run(op))) {
-      throw MlirError(diagnostics.first_error_or("MLIR pass '" + name_ + "' failed without a diagnostic"));
+  void run(::mlir::Operation* op, PassContext& ctx) const { run(*make(op->getContext()), op, ctx); }
+
+  /// Runs the pass on function `op` of `module` with a pass manager of the
+  /// module's, as `run`.
+  void run_on_function(::mlir::Operation* op, const Module& module, PassContext& ctx) const {
+    ModuleAccess::PassManagers* kept = ModuleAccess::pass_managers(module);
+    if (kept == nullptr) return run(op, ctx);
+    std::unique_ptr<::mlir::PassManager> manager;
+    {
+      const std::lock_guard lock(kept->mutex);
+      auto& idle = kept->idle[id_];
+      if (!idle.empty()) {
+        manager = std::move(idle.back());
+        idle.pop_back();
+      }
     }
-    diagnostics.report_to(*ctx.diagnostics);
+    if (!manager) manager = make(op->getContext());
+    run(*manager, op, ctx);  // a manager whose run failed is not kept
+    const std::lock_guard lock(kept->mutex);
+    kept->idle[id_].push_back(std::move(manager));
   }
 
   /// The pass's own options with their defaults, as MLIR prints the pass:
@@ -206,7 +256,24 @@ class MlirPassRunner {
   }
 
  private:
+  std::unique_ptr<::mlir::PassManager> make(::mlir::MLIRContext* context) const {
+    auto manager = std::make_unique<::mlir::PassManager>(context, prototype_.getOpAnchorName(),
+                                                         ::mlir::OpPassManager::Nesting::Implicit);
+    static_cast<::mlir::OpPassManager&>(*manager) = prototype_;
+    return manager;
+  }
+
+  void run(::mlir::PassManager& manager, ::mlir::Operation* op, PassContext& ctx) const {
+    manager.enableVerifier(ctx.config.get(verify_passes));
+    const CollectDiagnostics diagnostics(op->getContext());
+    if (::mlir::failed(manager.run(op))) {
+      throw MlirError(diagnostics.first_error_or("MLIR pass '" + name_ + "' failed without a diagnostic"));
+    }
+    diagnostics.report_to(*ctx.diagnostics);
+  }
+
   std::string name_;
+  std::uint64_t id_ = next_runner_id();
   ::mlir::OpPassManager prototype_;
 };
 
@@ -359,12 +426,34 @@ llvm::ThreadPoolInterface& ThreadPool::llvm() { return *impl_; }
 const std::vector<::mlir::Operation*>& Module::functions() const {
   static const std::vector<::mlir::Operation*> none;
   if (!module_) return none;
-  std::vector<::mlir::Operation*> now;
-  for (::mlir::Operation& op : op().getBody()->getOperations()) {
-    if (is_function(op)) now.push_back(&op);
-  }
+  // Operations of one name are all functions or none: the name's answer is
+  // kept while it repeats (a body of func.func asks once).
+  std::optional<::mlir::OperationName> last;
+  bool last_is_function = false;
+  auto function = [&](::mlir::Operation& op) {
+    if (last != op.getName()) {
+      last = op.getName();
+      last_is_function = is_function(op);
+    }
+    return last_is_function;
+  };
   const std::lock_guard lock(*functions_mutex_);
-  if (now != functions_) functions_ = std::move(now);
+  // The list read last is usually still right: checked in place, no copy.
+  std::size_t same = 0;
+  bool changed = false;
+  for (::mlir::Operation& op : op().getBody()->getOperations()) {
+    if (!function(op)) continue;
+    if (same == functions_.size() || functions_[same] != &op) {
+      changed = true;
+      break;
+    }
+    ++same;
+  }
+  if (!changed && same == functions_.size()) return functions_;
+  functions_.clear();
+  for (::mlir::Operation& op : op().getBody()->getOperations()) {
+    if (function(op)) functions_.push_back(&op);
+  }
   return functions_;
 }
 
@@ -397,14 +486,49 @@ Module parse_file(const std::string& path, ::mlir::MLIRContext& context) {
   return parse(view((*file)->getBuffer()), path, context);
 }
 
-std::string print(const Module& module) {
-  std::string text;
-  if (!module) return text;
-  llvm::raw_string_ostream stream(text);
+namespace {
+
+void print_to(const Module& module, llvm::raw_ostream& stream) {
+  if (!module) return;
   ::mlir::AsmState state(module.op().getOperation(), ::mlir::OpPrintingFlags());
   module.op()->print(stream, state);
   stream << '\n';
+}
+
+/// An LLVM stream that hands what it buffered to a function.
+class WriteStream final : public llvm::raw_ostream {
+ public:
+  explicit WriteStream(const std::function<void(std::string_view)>& write) : write_(write) {
+    SetBufferSize(1 << 16);
+  }
+  WriteStream(const WriteStream&) = delete;
+  WriteStream& operator=(const WriteStream&) = delete;
+  ~WriteStream() override { flush(); }
+
+ private:
+  void write_impl(const char* data, std::size_t size) override {
+    write_(std::string_view(data, size));
+    written_ += size;
+  }
+  std::uint64_t current_pos() const override { return written_; }
+
+  const std::function<void(std::string_view)>& write_;
+  std::uint64_t written_ = 0;
+};
+
+}  // namespace
+
+std::string print(const Module& module) {
+  std::string text;
+  llvm::raw_string_ostream stream(text);
+  print_to(module, stream);
+  stream.flush();
   return text;
+}
+
+void print(const Module& module, const std::function<void(std::string_view)>& write) {
+  WriteStream stream(write);
+  print_to(module, stream);
 }
 
 std::uint64_t fingerprint(const Module& module) {
@@ -442,8 +566,10 @@ Pass<Module> pass_on_functions(std::string_view name, std::string_view options, 
   auto runner = std::make_shared<const MlirPassRunner>(name, options, anchor);
   const PassInfo info{.name = name, .opt_level = 0, .summary = summary_of(name)};
   return passline::function_pass<Module>(
-      info, [runner, anchor = std::string(anchor)](::mlir::Operation* function, const Module&, PassContext& ctx) {
-        if (anchor == "any" || view(function->getName().getStringRef()) == anchor) runner->run(function, ctx);
+      info, [runner, anchor = std::string(anchor)](::mlir::Operation* function, const Module& module, PassContext& ctx) {
+        if (anchor == "any" || view(function->getName().getStringRef()) == anchor) {
+          runner->run_on_function(function, module, ctx);
+        }
         return function;
       });
 }
@@ -627,7 +753,7 @@ void IRTraits<mlir::Module>::replace_function(mlir::Module& module, std::size_t 
 }
 
 bool IRTraits<mlir::Module>::skips_optimization(const Function& function) {
-  return function->hasAttr("passline.skip_optimization");
+  return static_cast<bool>(function->getDiscardableAttr("passline.skip_optimization"));
 }
 
 std::string_view IRTraits<mlir::Module>::function_name(const Function& function) {

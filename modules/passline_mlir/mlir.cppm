@@ -23,6 +23,7 @@ module;
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -47,8 +48,9 @@ export namespace passline::mlir {
 class Module {
  public:
   Module() = default;
-  explicit Module(::mlir::OwningOpRef<::mlir::ModuleOp> module) : module_(std::move(module)) {}
-  Module(const Module& other) : module_(other.module_ ? other.op().clone() : nullptr) {}
+  explicit Module(::mlir::OwningOpRef<::mlir::ModuleOp> module);
+  Module(const Module& other)
+      : module_(other.module_ ? other.op().clone() : nullptr), pass_managers_(other.pass_managers_) {}
   Module& operator=(const Module& other) {
     if (this != &other) *this = Module(other);
     return *this;
@@ -62,7 +64,10 @@ class Module {
   ::mlir::ModuleOp operator->() const { return op(); }
   explicit operator bool() const { return static_cast<bool>(module_); }
   /// Gives the module up to the caller.
-  ::mlir::OwningOpRef<::mlir::ModuleOp> release() && { return std::move(module_); }
+  ::mlir::OwningOpRef<::mlir::ModuleOp> release() && {
+    pass_managers_.reset();
+    return std::move(module_);
+  }
 
   /// The functions of the module, for function passes: the operations of
   /// its body that are symbols isolated from above (`func.func`, say), in
@@ -76,7 +81,13 @@ class Module {
   void set_function(std::size_t i, ::mlir::Operation* op) { functions_[i] = op; }
 
  private:
+  friend struct ModuleAccess;
+  struct PassManagers;
+
   ::mlir::OwningOpRef<::mlir::ModuleOp> module_;
+  // MLIR's pass managers that ran function passes on this module and its
+  // copies (one context), each set up once and used again: see ModuleAccess.
+  std::shared_ptr<PassManagers> pass_managers_;
   mutable std::vector<::mlir::Operation*> functions_;
   mutable std::unique_ptr<std::mutex> functions_mutex_ = std::make_unique<std::mutex>();
 };
@@ -120,6 +131,9 @@ Module parse_file(const std::string& path, ::mlir::MLIRContext& context);
 
 /// The module as mlir-opt prints it, ending in a newline.
 std::string print(const Module& module);
+/// The same text handed to `write` piece by piece as it is printed, for a
+/// large module written to a file without holding all of its text.
+void print(const Module& module, const std::function<void(std::string_view)>& write);
 
 /// A structural hash of the module (its operations, attributes, types,
 /// operands and regions, and which operations they are: a pass that
@@ -129,6 +143,12 @@ std::uint64_t fingerprint(const Module& module);
 
 /// Verifies the module (mlir::verify); throws MlirError with the first error.
 void verify(const Module& module);
+
+/// Config key `mlir.verify` (default true): MLIR's passes verify what they
+/// made after each run, on the operation they ran on, as MLIR's pass
+/// manager does (mlir-opt's `--verify-each`); a pass whose output does not
+/// verify fails. False skips it.
+extern const ConfigKey<bool> verify_passes;
 
 /// The MLIR pass registered as `name` (mlir-opt's flag name) with `options`
 /// in MLIR's syntax (`max-iterations=3 top-down=false`), as a pass over the

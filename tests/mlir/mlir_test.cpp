@@ -13,7 +13,10 @@
 #include <mlir/Dialect/Arith/IR/Arith.h>
 #include <mlir/Dialect/Func/IR/FuncOps.h>
 #include <mlir/IR/BuiltinOps.h>
+#include <mlir/IR/Builders.h>
 #include <mlir/IR/MLIRContext.h>
+#include <mlir/Pass/Pass.h>
+#include <mlir/Pass/PassRegistry.h>
 
 import passline;
 import passline.instruments;
@@ -96,6 +99,32 @@ struct BreakModule {
   }
 };
 
+/// Removes private functions and adds functions `@h` and `@k`: changes the list of
+/// functions the next function pass runs on.
+struct ReshapeFunctions {
+  static constexpr passline::PassInfo info{.name = "ReshapeFunctions"};
+  Module operator()(Module module, passline::PassContext&) const {
+    for (auto function : llvm::make_early_inc_range(module.op().getOps<mlir::func::FuncOp>())) {
+      if (function.isPrivate()) function.erase();
+    }
+    mlir::OpBuilder builder = mlir::OpBuilder::atBlockEnd(module.op().getBody());
+    for (const char* name : {"h", "k"}) {
+      auto made = builder.create<mlir::func::FuncOp>(builder.getUnknownLoc(), name, builder.getFunctionType({}, {}));
+      mlir::OpBuilder::atBlockEnd(made.addEntryBlock()).create<mlir::func::ReturnOp>(builder.getUnknownLoc());
+    }
+    return module;
+  }
+};
+
+/// An MLIR pass that leaves a broken function: it erases the terminator.
+struct MlirBreakTerminator
+    : mlir::PassWrapper<MlirBreakTerminator, mlir::OperationPass<mlir::func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(MlirBreakTerminator)
+  llvm::StringRef getArgument() const override { return "test-break-terminator"; }
+  llvm::StringRef getDescription() const override { return "erases each function's terminator"; }
+  void runOnOperation() override { getOperation().getBody().front().getTerminator()->erase(); }
+};
+
 // -- the IR ----------------------------------------------------------------------
 
 TEST_F(MlirTest, ACopyIsAClone) {
@@ -161,7 +190,72 @@ TEST_F(MlirTest, AFunctionPassThatHandsBackAnotherOperationPutsItInPlace) {
   passline::mlir::verify(out);
 }
 
+TEST_F(MlirTest, AFunctionPassRunsOnTheFunctionsAModulePassLeft) {
+  passline::PassContext ctx;
+  ctx.config.set(passline::config::threads, std::int64_t{1});
+  const Module out = passline::Sequential<MarkFunctions, ReshapeFunctions, MarkFunctions>{}(parse(), ctx);
+  std::vector<std::string> marked;
+  for (auto function : out.op().getOps<mlir::func::FuncOp>()) {
+    if (function->hasAttr("visited")) marked.emplace_back(function.getName());
+  }
+  EXPECT_EQ(marked, (std::vector<std::string>{"f", "h", "k"}));  // @g is gone; @h and @k, added, were visited
+  passline::mlir::verify(out);
+}
+
+TEST_F(MlirTest, AFunctionMarkedSkipOptimizationIsLeftAlone) {
+  Module module = parse();
+  (*module.op().getOps<mlir::func::FuncOp>().begin())
+      ->setAttr("passline.skip_optimization", mlir::UnitAttr::get(&context));
+  const Module out = passline::Sequential<MarkFunctions>{}(std::move(module));
+  std::vector<std::string> marked;
+  for (auto function : out.op().getOps<mlir::func::FuncOp>()) {
+    if (function->hasAttr("visited")) marked.emplace_back(function.getName());
+  }
+  EXPECT_EQ(marked, std::vector<std::string>{"g"});
+}
+
 // -- MLIR's passes ------------------------------------------------------------------
+
+TEST_F(MlirTest, MlirsPassesVerifyWhatTheyMadeUnlessConfiguredNotTo) {
+  static const mlir::PassRegistration<MlirBreakTerminator> registered;
+  const passline::Pass<Module> pipeline = passline::mlir::parse_mlir_pipeline("builtin.module(func.func(test-break-terminator))");
+  const Module module = parse();
+  try {
+    (void)pipeline(module);
+    FAIL() << "a broken function verified";
+  } catch (const passline::PassError& error) {
+    EXPECT_EQ(error.pass(), "test-break-terminator");
+    EXPECT_NE(std::string(error.what()).find("test.mlir:5:8: error: block with no terminator"), std::string::npos) << error.what();
+  }
+  passline::PassContext ctx;
+  ctx.config.set(passline::mlir::verify_passes, false);
+  const Module broken = pipeline(module, ctx);
+  EXPECT_THROW(passline::mlir::verify(broken), passline::mlir::MlirError);
+}
+
+TEST_F(MlirTest, FunctionPassesOnManyFunctionsAndThreadsMatchOneThread) {
+  // Each function pass keeps MLIR pass managers and uses them again across
+  // functions, threads and runs: the output must not depend on it.
+  std::string text;
+  for (int i = 0; i < 64; ++i) {
+    text += "func.func @f" + std::to_string(i) +
+            "(%a: i32) -> i32 {\n  %c0 = arith.constant 0 : i32\n  %x = arith.addi %a, %c0 : i32\n"
+            "  %y = arith.addi %a, %c0 : i32\n  %z = arith.muli %x, %y : i32\n  return %z : i32\n}\n";
+  }
+  const passline::Pass<Module> pipeline =
+      passline::mlir::parse_mlir_pipeline("builtin.module(func.func(cse,canonicalize))");
+  auto run = [&](std::int64_t threads) {
+    passline::PassContext ctx;
+    ctx.config.set(passline::config::threads, threads);
+    const Module module = parse(text);
+    std::string printed = passline::mlir::print(pipeline(module, ctx));
+    return printed + passline::mlir::print(pipeline(module, ctx));
+  };
+  const std::string one = run(1);
+  context.enableMultithreading();
+  EXPECT_EQ(run(2), one);
+  EXPECT_EQ(one.find("arith.constant"), std::string::npos);  // x + 0 folded in every function
+}
 
 TEST_F(MlirTest, MlirPassesByNameWithOptionsInPipelineText) {
   const passline::Pass<Module> pipeline =

@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <unistd.h>
@@ -70,6 +71,7 @@ int run(const Options& options) {
   if (options.print_pipeline == "text") return passline::driver::print_out(pipeline.text() + "\n"), 0;
   passline::PassContext ctx;
   if (options.threads) passline::driver::set_threads(ctx, *options.threads);
+  if (options.no_verify) ctx.config.set(passline::mlir::verify_passes, false);
   if (options.print_pipeline == "expanded") return passline::driver::print_out(passline::plan_text(pipeline.plan(ctx))), 0;
   // What MLIR's passes emit, as passline-opt prints diagnostics; an error
   // fails the run even when its pass went on.
@@ -107,8 +109,7 @@ int run(const Options& options) {
     }
   }
   if (ctx.diagnostics->error_count() > errors_before) return 1;
-  if (!options.no_verify) passline::mlir::verify(module);
-  output.write(passline::mlir::print(module));
+  passline::mlir::print(module, [&output](std::string_view text) { output.write(text); });
   output.commit();
   return 0;
 }
@@ -139,7 +140,9 @@ int main(int argc, char** argv) {
   app.add_flag("--print-pipeline{text}", options.print_pipeline,
                "print the pipeline as passline's text and exit; =expanded prints the passes it would run, one per line")
       ->check(CLI::IsMember({"text", "expanded"}));
-  app.add_flag("--no-verify", options.no_verify, "do not verify the module after the pipeline");
+  app.add_flag("--no-verify", options.no_verify,
+               "MLIR's passes do not verify what they made (they do by default, as mlir-opt's --verify-each; "
+               "--verify-each here verifies the whole module after every pass)");
   passline::driver::add_instrument_flags(app, options.instruments, mlir_words);
   app.add_option("--reproducer", options.reproducer,
                  "when a pass fails, write the module it failed on and the pass to FILE")

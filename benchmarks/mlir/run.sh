@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# passline-mlir-opt against mlir-opt-19 on the same MLIR and the same passes,
+# side by side in one run: the two pass managers, where the passes are
+# MLIR's in both.
+#   1. canonicalize,cse on 1,000 functions of 1,000 operations, on one
+#      thread and on two: wall time, best of RUNS, and whether the outputs
+#      are byte-identical;
+#   2. what watching costs: --time-passes against -mlir-timing, and
+#      --print-changed against --mlir-print-ir-after-change, both printing
+#      to a file; overhead over each tool's own uninstrumented run.
+# The cost per pass of the managers themselves is benchmarks/mlir_noop.
+#   benchmarks/mlir/run.sh BUILD_DIR [OPS] [RUNS]
+set -euo pipefail
+build="${1:?usage: benchmarks/mlir/run.sh BUILD_DIR [OPS] [RUNS]}"
+ops="${2:-1000000}"
+runs="${3:-3}"
+source "$(dirname "${BASH_SOURCE[0]}")/../measure.sh"  # generate, mlir_opt, work; measure
+passline_mlir_opt="$build/tools/passline-mlir-opt/passline-mlir-opt"
+if [[ -z "$mlir_opt" || ! -x "$passline_mlir_opt" ]]; then
+  echo "(mlir-opt-19 or passline-mlir-opt missing: ./dev setup --peers, then build)"
+  exit 0
+fi
+functions=1000
+"$generate" "$ops" 11 "$work/in.ir" "$work/in.mlir" "$functions"
+nested='builtin.module(func.func(canonicalize,cse))'
+
+# seconds TOOL ARGS...: the fastest of $runs runs (noise only ever adds).
+# The two tools' runs alternate, so that a slow spell of the machine hits both.
+declare -A best
+run_both() {  # run_both KEY_PASSLINE KEY_MLIR THREADS PASSLINE_ARGS... -- MLIR_ARGS...
+  local kp="$1" km="$2" threads="$3"; shift 3
+  local pargs=() margs=() side=p
+  for a in "$@"; do
+    if [[ "$a" == "--" ]]; then side=m; continue; fi
+    if [[ $side == p ]]; then pargs+=("$a"); else margs+=("$a"); fi
+  done
+  local mthreads=()
+  [[ "$threads" == 1 ]] && mthreads=(--mlir-disable-threading)
+  for ((r = 0; r < runs; ++r)); do
+    local t
+    t=$(measure "$work/$kp.out" "$passline_mlir_opt" "$work/in.mlir" --threads="$threads" "${pargs[@]}" | cut -d' ' -f1)
+    if [[ -z "${best[$kp]:-}" ]] || awk -v a="$t" -v b="${best[$kp]}" 'BEGIN { exit !(a < b) }'; then best[$kp]=$t; fi
+    t=$(measure "$work/$km.out" "$mlir_opt" "$work/in.mlir" "${mthreads[@]}" "${margs[@]}" | cut -d' ' -f1)
+    if [[ -z "${best[$km]:-}" ]] || awk -v a="$t" -v b="${best[$km]}" 'BEGIN { exit !(a < b) }'; then best[$km]=$t; fi
+  done
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
+same() { if cmp -s "$1" "$2"; then echo yes; else echo NO; fi; }
+
+echo "== canonicalize,cse on $functions functions of $((ops / functions)) operations (best of $runs)"
+printf '%-48s %-7s | %10s %10s | %8s | %s\n' pipeline threads "passline s" "mlir s" "ratio" "same output"
+for threads in 1 2; do
+  run_both "p$threads" "m$threads" "$threads" --passes="$nested" -o "$work/p$threads.mlir" -- \
+    --pass-pipeline="$nested" -o "$work/m$threads.mlir"
+  printf '%-48s %-7s | %10s %10s | %8s | %s\n' "$nested" "$threads" "${best[p$threads]}" "${best[m$threads]}" \
+    "$(ratio "${best[p$threads]}" "${best[m$threads]}")" "$(same "$work/p$threads.mlir" "$work/m$threads.mlir")"
+done
+run_both pl ml 1 --passes=canonicalize,cse -o "$work/pl.mlir" -- --canonicalize --cse -o "$work/ml.mlir"
+printf '%-48s %-7s | %10s %10s | %8s | %s\n' "canonicalize,cse (on the module)" 1 "${best[pl]}" "${best[ml]}" \
+  "$(ratio "${best[pl]}" "${best[ml]}")" "$(same "$work/pl.mlir" "$work/ml.mlir")"
+echo "(ratio: passline's time over mlir-opt's; two threads: --threads=2, and mlir-opt's own pool on this machine's $(nproc) cores)"
+
+echo
+echo "== what watching costs, one thread: each tool's instrumented run over its plain run above (best of $runs)"
+printf '%-58s | %10s %10s | %9s %9s\n' instrument "passline s" "mlir s" "passline x" "mlir x"
+run_both pt mt 1 --passes="$nested" -o "$work/pt.mlir" --time-passes -- \
+  --pass-pipeline="$nested" -o "$work/mt.mlir" --mlir-timing
+printf '%-58s | %10s %10s | %9s %9s\n' "--time-passes / -mlir-timing" "${best[pt]}" "${best[mt]}" \
+  "$(ratio "${best[pt]}" "${best[p1]}")" "$(ratio "${best[mt]}" "${best[m1]}")"
+run_both pc mc 1 --passes="$nested" -o "$work/pc.mlir" --print-changed -- \
+  --pass-pipeline="$nested" -o "$work/mc.mlir" --mlir-print-ir-after-all --mlir-print-ir-after-change
+printf '%-58s | %10s %10s | %9s %9s\n' "--print-changed / --mlir-print-ir-after-change (to a file)" \
+  "${best[pc]}" "${best[mc]}" "$(ratio "${best[pc]}" "${best[p1]}")" "$(ratio "${best[mc]}" "${best[m1]}")"
+echo "(x: the instrumented run's time over the same tool's plain run; printed: passline $(wc -c <"$work/pc.out.err") bytes, mlir-opt $(wc -c <"$work/mc.out.err") bytes)"
