@@ -3,7 +3,6 @@
 module;
 
 #include <algorithm>
-#include <atomic>
 #include <cctype>
 #include <cstddef>
 #include <cstdint>
@@ -153,39 +152,9 @@ const ConfigKey<bool> verify_passes =
 
 namespace {
 
-/// A number no other runner has, for the pass managers a module keeps.
-std::uint64_t next_runner_id() {
-  static std::atomic<std::uint64_t> next{0};
-  return ++next;
-}
-
-}  // namespace
-
-/// The pass managers a module keeps for function passes: a PassManager holds
-/// the state of one run at a time and initializes its passes on its first
-/// run (canonicalize builds its patterns then), so each function pass takes
-/// an idle one of its own, runs a function, and gives it back; threads that
-/// run functions at once take one each. They belong to the module's
-/// context, which outlives the module and its copies that share them.
-struct Module::PassManagers {
-  std::mutex mutex;
-  std::map<std::uint64_t, std::vector<std::unique_ptr<::mlir::PassManager>>> idle;  // by runner
-};
-
-/// What the passes of this module reach of Module's insides.
-struct ModuleAccess {
-  using PassManagers = Module::PassManagers;
-  static PassManagers* pass_managers(const Module& module) { return module.pass_managers_.get(); }
-};
-
-Module::Module(::mlir::OwningOpRef<::mlir::ModuleOp> module)
-    : module_(std::move(module)), pass_managers_(std::make_shared<PassManagers>()) {}
-
-namespace {
-
 /// One MLIR pass, parsed once with its options, run on a module or on one
-/// function at a time: each run on a module has a PassManager of its own;
-/// runs on functions take one of the module's idle ones.
+/// function at a time: each run has a PassManager of its own (a pass manager
+/// holds the state of a run, and functions run on several threads at once).
 class MlirPassRunner {
  public:
   MlirPassRunner(std::string_view name, std::string_view options, std::string_view anchor)
@@ -222,26 +191,16 @@ class MlirPassRunner {
 
   /// Runs the pass on `op`; throws MlirError with MLIR's first error if it
   /// fails. What MLIR emits on a run that succeeds goes to `ctx`'s diagnostics.
-  void run(::mlir::Operation* op, PassContext& ctx) const { run(*make(op->getContext()), op, ctx); }
-
-  /// Runs the pass on function `op` of `module` with a pass manager of the
-  /// module's, as `run`.
-  void run_on_function(::mlir::Operation* op, const Module& module, PassContext& ctx) const {
-    ModuleAccess::PassManagers* kept = ModuleAccess::pass_managers(module);
-    if (kept == nullptr) return run(op, ctx);
-    std::unique_ptr<::mlir::PassManager> manager;
-    {
-      const std::lock_guard lock(kept->mutex);
-      auto& idle = kept->idle[id_];
-      if (!idle.empty()) {
-        manager = std::move(idle.back());
-        idle.pop_back();
-      }
+  void run(::mlir::Operation* op, PassContext& ctx) const {
+    ::mlir::MLIRContext* context = op->getContext();
+    ::mlir::PassManager manager(context, prototype_.getOpAnchorName(), ::mlir::OpPassManager::Nesting::Implicit);
+    static_cast<::mlir::OpPassManager&>(manager) = prototype_;
+    manager.enableVerifier(ctx.config.get(verify_passes));
+    const CollectDiagnostics diagnostics(context);
+    if (::mlir::failed(manager.run(op))) {
+      throw MlirError(diagnostics.first_error_or("MLIR pass '" + name_ + "' failed without a diagnostic"));
     }
-    if (!manager) manager = make(op->getContext());
-    run(*manager, op, ctx);  // a manager whose run failed is not kept
-    const std::lock_guard lock(kept->mutex);
-    kept->idle[id_].push_back(std::move(manager));
+    diagnostics.report_to(*ctx.diagnostics);
   }
 
   /// The pass's own options with their defaults, as MLIR prints the pass:
@@ -256,24 +215,7 @@ class MlirPassRunner {
   }
 
  private:
-  std::unique_ptr<::mlir::PassManager> make(::mlir::MLIRContext* context) const {
-    auto manager = std::make_unique<::mlir::PassManager>(context, prototype_.getOpAnchorName(),
-                                                         ::mlir::OpPassManager::Nesting::Implicit);
-    static_cast<::mlir::OpPassManager&>(*manager) = prototype_;
-    return manager;
-  }
-
-  void run(::mlir::PassManager& manager, ::mlir::Operation* op, PassContext& ctx) const {
-    manager.enableVerifier(ctx.config.get(verify_passes));
-    const CollectDiagnostics diagnostics(op->getContext());
-    if (::mlir::failed(manager.run(op))) {
-      throw MlirError(diagnostics.first_error_or("MLIR pass '" + name_ + "' failed without a diagnostic"));
-    }
-    diagnostics.report_to(*ctx.diagnostics);
-  }
-
   std::string name_;
-  std::uint64_t id_ = next_runner_id();
   ::mlir::OpPassManager prototype_;
 };
 
@@ -566,9 +508,9 @@ Pass<Module> pass_on_functions(std::string_view name, std::string_view options, 
   auto runner = std::make_shared<const MlirPassRunner>(name, options, anchor);
   const PassInfo info{.name = name, .opt_level = 0, .summary = summary_of(name)};
   return passline::function_pass<Module>(
-      info, [runner, anchor = std::string(anchor)](::mlir::Operation* function, const Module& module, PassContext& ctx) {
+      info, [runner, anchor = std::string(anchor)](::mlir::Operation* function, const Module&, PassContext& ctx) {
         if (anchor == "any" || view(function->getName().getStringRef()) == anchor) {
-          runner->run_on_function(function, module, ctx);
+          runner->run(function, ctx);
         }
         return function;
       });

@@ -48,9 +48,8 @@ export namespace passline::mlir {
 class Module {
  public:
   Module() = default;
-  explicit Module(::mlir::OwningOpRef<::mlir::ModuleOp> module);
-  Module(const Module& other)
-      : module_(other.module_ ? other.op().clone() : nullptr), pass_managers_(other.pass_managers_) {}
+  explicit Module(::mlir::OwningOpRef<::mlir::ModuleOp> module) : module_(std::move(module)) {}
+  Module(const Module& other) : module_(other.module_ ? other.op().clone() : nullptr) {}
   Module& operator=(const Module& other) {
     if (this != &other) *this = Module(other);
     return *this;
@@ -64,10 +63,7 @@ class Module {
   ::mlir::ModuleOp operator->() const { return op(); }
   explicit operator bool() const { return static_cast<bool>(module_); }
   /// Gives the module up to the caller.
-  ::mlir::OwningOpRef<::mlir::ModuleOp> release() && {
-    pass_managers_.reset();
-    return std::move(module_);
-  }
+  ::mlir::OwningOpRef<::mlir::ModuleOp> release() && { return std::move(module_); }
 
   /// The functions of the module, for function passes: the operations of
   /// its body that are symbols isolated from above (`func.func`, say), in
@@ -81,13 +77,7 @@ class Module {
   void set_function(std::size_t i, ::mlir::Operation* op) { functions_[i] = op; }
 
  private:
-  friend struct ModuleAccess;
-  struct PassManagers;
-
   ::mlir::OwningOpRef<::mlir::ModuleOp> module_;
-  // MLIR's pass managers that ran function passes on this module and its
-  // copies (one context), each set up once and used again: see ModuleAccess.
-  std::shared_ptr<PassManagers> pass_managers_;
   mutable std::vector<::mlir::Operation*> functions_;
   mutable std::unique_ptr<std::mutex> functions_mutex_ = std::make_unique<std::mutex>();
 };

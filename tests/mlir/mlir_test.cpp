@@ -234,8 +234,8 @@ TEST_F(MlirTest, MlirsPassesVerifyWhatTheyMadeUnlessConfiguredNotTo) {
 }
 
 TEST_F(MlirTest, FunctionPassesOnManyFunctionsAndThreadsMatchOneThread) {
-  // Each function pass keeps MLIR pass managers and uses them again across
-  // functions, threads and runs: the output must not depend on it.
+  // MLIR's passes run on each function on passline's threads, twice over:
+  // the output must not depend on the number of threads.
   std::string text;
   for (int i = 0; i < 64; ++i) {
     text += "func.func @f" + std::to_string(i) +
