@@ -20,6 +20,7 @@ module;
 #include <tbb/task_group.h>
 
 #include <llvm/ADT/Hashing.h>
+#include <llvm/Support/CommandLine.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/SourceMgr.h>
 #include <llvm/Support/ThreadPool.h>
@@ -655,6 +656,21 @@ bool is_mlir_pipeline(std::string_view text) {
 }
 
 Pass<Module> parse_mlir_pipeline(std::string_view text) { return MlirPipelineReader(text).read(); }
+
+void print_registered_passes() {
+  register_mlir_passes();
+  // MLIR's registry is read only by its command-line parser, whose option
+  // prints every pass and pipeline with their options as mlir-opt's help
+  // does; each pass's name is a name of that option.
+  const ::mlir::PassPipelineCLParser parser(
+      "", "MLIR's passes and pipelines: in --passes by their names without the dashes, their options in "
+          "braces, e.g. canonicalize{max-iterations=3}");
+  llvm::StringMap<llvm::cl::Option*>& options = llvm::cl::getRegisteredOptions();
+  const auto found = options.find("canonicalize");
+  if (found == options.end()) throw MlirError("MLIR's passes cannot be listed");
+  found->second->printOptionInfo(found->second->getOptionWidth());
+  llvm::outs().flush();
+}
 
 Registry<Module>& registry() {
   static Registry<Module>& made = []() -> Registry<Module>& {

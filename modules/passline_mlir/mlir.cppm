@@ -162,6 +162,11 @@ Pass<Module> parse_mlir_pipeline(std::string_view text);
 /// list: `builtin.module(...)`) rather than passline's.
 bool is_mlir_pipeline(std::string_view text);
 
+/// Prints MLIR's registered passes and pipelines with their options to
+/// standard output, as mlir-opt's help lists them (MLIR's registry cannot
+/// be listed otherwise).
+void print_registered_passes();
+
 /// passline's registry of MLIR passes: every pass registered with MLIR, by
 /// its mlir-opt name, each found on first use (MLIR cannot list its
 /// registry), with its options: their names and types are read from the

@@ -1,24 +1,33 @@
 // passline.driver: what passline-opt and passline-mlir-opt share: the
-// instrument flags and the instruments they make, --threads, how
-// diagnostics and failures are printed, the report at the end of a run, and
-// the standard streams. Each driver keeps only what is its own IR's.
+// flags that set the pass context (--opt-level, --disable-pass,
+// --require-pass, --config, --threads), the instrument flags and the
+// instruments they make, --list-passes and --list-config, reproducers and
+// their replay, how diagnostics and failures are printed, the report at the
+// end of a run, and the standard streams. Each driver keeps only what is
+// its own IR's.
 module;
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <functional>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 export module passline.driver;
@@ -54,6 +63,216 @@ struct InstrumentFlags {
   bool verify_each = false;
   std::optional<std::int64_t> bisect_limit;
 };
+
+/// The flags that set the pass context a pipeline runs in: with the
+/// pipeline, the only flags a reproducer's replay line may give.
+struct ContextFlags {
+  std::optional<int> opt_level;
+  std::vector<std::string> disabled;
+  std::vector<std::string> required;
+  std::vector<std::string> config;
+  std::optional<std::string> threads;
+  bool given() const { return opt_level || !disabled.empty() || !required.empty() || !config.empty() || threads; }
+};
+
+/// The highest opt level, at which every pass runs.
+constexpr int max_opt_level = 3;
+
+/// Declares the context flags on `app`; `opt_level_default` and
+/// `threads_use` finish their help: what the level is when not given, and
+/// what the threads run.
+void add_context_flags(CLI::App& app, ContextFlags& flags, std::string_view opt_level_default,
+                       std::string_view threads_use, std::string_view disable_example) {
+  app.add_option("--opt-level", flags.opt_level, fmt::format("opt level of the pass context (default: {})", opt_level_default))
+      ->check(CLI::Range(0, max_opt_level));
+  app.add_option("--disable-pass", flags.disabled, fmt::format("passes never to run, e.g. --disable-pass={}", disable_example))
+      ->delimiter(',');
+  app.add_option("--require-pass", flags.required,
+                 fmt::format("passes to run whatever the opt level, e.g. --require-pass={}",
+                             disable_example.substr(disable_example.rfind(',') + 1)))
+      ->delimiter(',');
+  app.add_option("--config", flags.config, "a config value, KEY=VALUE, e.g. --config threads=4 (see --list-config)");
+  app.add_option("--threads", flags.threads,
+                 fmt::format("threads for {}; 0 to {} (0: one per hardware thread); the output is the same on any "
+                             "number; the same as --config threads=N",
+                             threads_use, max_threads))
+      ->option_text("N");
+}
+
+/// Which passes run: the opt level (`level` when --opt-level is not
+/// given), and the passes disabled and required.
+void set_gating(PassContext& ctx, const ContextFlags& flags, int level) {
+  ctx.opt_level = flags.opt_level.value_or(level);
+  ctx.disabled = flags.disabled;
+  ctx.required = flags.required;
+}
+
+/// The config values and the threads, each checked as it is set.
+void set_config(PassContext& ctx, const ContextFlags& flags) {
+  for (const std::string& setting : flags.config) {
+    const auto equals = setting.find('=');
+    if (equals == std::string::npos) throw Failure{fmt::format("--config takes KEY=VALUE, not '{}'", setting)};
+    ctx.config.set_text(setting.substr(0, equals), setting.substr(equals + 1));
+  }
+  if (flags.threads) {
+    try {
+      ctx.config.set_text(config::threads.name, *flags.threads);
+    } catch (const ConfigError& error) {
+      throw Failure{fmt::format("--threads: {}", error.what())};
+    }
+  }
+}
+
+/// The flags of a run that a reproducer must repeat besides the pass.
+std::string reproducer_settings(const ContextFlags& flags, int opt_level) {
+  std::string settings = fmt::format("--opt-level={}", opt_level);
+  for (const std::string& setting : flags.config) settings += " --config " + support::shell_word(setting);
+  return settings;
+}
+
+/// A note on stderr for each pass named in the pipeline text that will not
+/// run, and why: no pass the user names is skipped without a word.
+template <class IR>
+void say_what_is_skipped(const Pass<IR>& pass, const PassContext& ctx, std::string_view tool) {
+  // A pipeline written in the text (seq, or the whole list) is looked into;
+  // a registered one (O2) is named as itself, and gates its passes as usual.
+  const bool written_out = pass.is_pipeline() && pass.text() != pass.info().name;
+  if (written_out) {
+    for (const auto& inner : pass.passes()) say_what_is_skipped(inner, ctx, tool);
+    return;
+  }
+  const std::string name(pass.info().name);
+  if (ctx.is_disabled(name)) {
+    fmt::print(stderr, "{}: note: pass '{}' does not run: --disable-pass names it\n", tool, name);
+  } else if (!ctx.pass_enabled(pass.info())) {
+    fmt::print(stderr,
+               "{}: note: pass '{}' does not run: its level, {}, is above --opt-level={} "
+               "(--require-pass={} runs it)\n",
+               tool, name, pass.info().opt_level, ctx.opt_level, name);
+  }
+}
+
+/// --list-passes: the passes and pipelines of `registry`, with their
+/// levels, requirements and options.
+template <class IR>
+std::string list_passes(const Registry<IR>& registry) {
+  auto empty_string = [](const Value& value) {
+    const auto* text = std::get_if<std::string>(&value);
+    return text && text->empty();
+  };
+  std::string out;
+  for (const PassListing& pass : registry.list()) {
+    fmt::format_to(std::back_inserter(out), "{:<16} {} level {}{}  {}\n", pass.name, pass.pipeline ? "pipeline" : "pass    ",
+                   pass.opt_level, pass.required.empty() ? "" : fmt::format("  requires {}", fmt::join(pass.required, ", ")),
+                   pass.summary);
+    for (const OptionSpec& option : pass.options) {
+      fmt::format_to(std::back_inserter(out), "    {}: {} = {}  {}\n", option.name, value_type_name(option.default_value),
+                     empty_string(option.default_value) ? "\"\"" : format_value(option.default_value),
+                     option.description);
+    }
+  }
+  return out;
+}
+
+/// --list-config: the config keys with their types, defaults and ranges.
+std::string list_config() {
+  std::string out;
+  for (const ConfigKeyInfo& key : ConfigKeys::global().list()) {
+    fmt::format_to(std::back_inserter(out), "{:<16} {} = {}{}  {}\n", key.name, key.type_name(),
+                   format_value(key.default_value),
+                   key.range ? fmt::format(" ({} to {})", key.range->first, key.range->second) : "", key.description);
+  }
+  return out;
+}
+
+/// The words of a command line as `app` should read them, last word first
+/// (as CLI11 takes a vector). CLI11 reads an empty value, `--passes=`, as
+/// the bare option, which then takes the next word for its value; here an
+/// option that takes a value gets the empty value instead.
+std::vector<std::string> cli_words(const CLI::App& app, std::vector<std::string> words) {
+  std::vector<std::string> split;
+  bool options_end = false;  // after `--`, every word is an operand
+  for (std::string& word : words) {
+    options_end = options_end || word == "--";
+    if (!options_end && word.starts_with("--") && word.find('=') == word.size() - 1) {
+      word.pop_back();
+      const CLI::Option* option = app.get_option_no_throw(word);
+      if (option != nullptr && option->get_type_size_max() > 0) {
+        split.push_back(std::move(word));
+        split.emplace_back();
+        continue;
+      }
+      word.push_back('=');
+    }
+    split.push_back(std::move(word));
+  }
+  std::ranges::reverse(split);
+  return split;
+}
+
+/// All of `fd`, read to its end; `name` names it in errors.
+std::string read_all(int fd, const std::string& name) {
+  std::string text;
+  char buffer[1 << 16];
+  for (;;) {
+    const ::ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw Failure{fmt::format("cannot read {}: {}", name, std::strerror(errno))};
+    if (n == 0) break;
+    text.append(buffer, static_cast<std::size_t>(n));
+  }
+  return text;
+}
+
+/// --run-reproducer FILE: reads FILE once, whatever it is (a file, a pipe,
+/// a FIFO, /dev/stdin), then its first line's flags (after `TOOL
+/// reproducer:`, read as a shell reads quotes, with nothing expanded) with
+/// an app on which `add_flags` declared the pipeline flags. `flags_given`:
+/// whether the command line gave an input or pipeline flags itself, which
+/// the file gives. Returns the file's text, the IR to run. Throws Failure.
+std::string replay_reproducer(const std::string& file, std::string_view tool, bool flags_given,
+                              const std::function<void(CLI::App&)>& add_flags) {
+  const std::string name = fmt::format("'{}'", support::printable(file, 200));
+  std::string text;
+  {
+    const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) throw Failure{fmt::format("cannot open {}: {}", name, std::strerror(errno))};
+    struct Closer {
+      int fd;
+      ~Closer() { ::close(fd); }
+    } closer{fd};
+    struct stat info {};
+    if (::fstat(fd, &info) == 0 && S_ISDIR(info.st_mode)) {
+      throw Failure{fmt::format("cannot read {}: {}", name, std::strerror(EISDIR))};
+    }
+    text = read_all(fd, name);
+  }
+  std::string line(std::string_view(text).substr(0, text.find('\n')));
+  if (line.ends_with('\r')) line.pop_back();  // a line may end in CR LF
+  const std::string marker = Reproducer::marker_of(tool);
+  const std::size_t at = line.find(marker);
+  if (at == std::string::npos) {
+    throw Failure{fmt::format("{} is not a reproducer: its first line has no '{}'", name, marker)};
+  }
+  std::string flags = line.substr(at + marker.size());
+  flags.erase(0, std::min(flags.find_first_not_of(' '), flags.size()));
+  std::vector<std::string> words;
+  try {
+    words = support::shell_words(flags);
+  } catch (const support::ShellWordsError& error) {
+    throw Failure{fmt::format("{}: its replay line does not read as shell words ({}): {}", name, error.what(),
+                              support::printable(flags, 80))};
+  }
+  if (flags_given) throw Failure{"--run-reproducer takes the input and the pipeline flags from its file"};
+  CLI::App replay("the replay line of " + file);
+  add_flags(replay);
+  try {
+    replay.parse(cli_words(replay, std::move(words)));
+  } catch (const CLI::ParseError& e) {
+    throw Failure{fmt::format("{}: its replay line may give only pipeline flags: {}", name, support::printable(e.what(), 200))};
+  }
+  return text;
+}
 
 /// Declares the instrument flags on `app`, in its "Debugging" group.
 void add_instrument_flags(CLI::App& app, InstrumentFlags& flags, const IRWords& words) {
@@ -120,15 +339,6 @@ std::vector<std::shared_ptr<Instrument>> instruments(const InstrumentFlags& flag
   return out;
 }
 
-/// `--threads=N` into the context's config: one check for the flag and the key.
-void set_threads(PassContext& ctx, const std::string& threads) {
-  try {
-    ctx.config.set_text(config::threads.name, threads);
-  } catch (const ConfigError& error) {
-    throw Failure{fmt::format("--threads: {}", error.what())};
-  }
-}
-
 /// Prints the context's diagnostics on stderr as they come:
 /// `location: severity: message` (the tool's name where there is no
 /// location), and the source line with a caret where there is one.
@@ -172,20 +382,6 @@ int report(std::exception_ptr failure, std::string_view tool) {
     }
   }
   return 1;
-}
-
-/// All of `fd`, read to its end; `name` names it in errors.
-std::string read_all(int fd, const std::string& name) {
-  std::string text;
-  char buffer[1 << 16];
-  for (;;) {
-    const ::ssize_t n = ::read(fd, buffer, sizeof buffer);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw Failure{fmt::format("cannot read {}: {}", name, std::strerror(errno))};
-    if (n == 0) break;
-    text.append(buffer, static_cast<std::size_t>(n));
-  }
-  return text;
 }
 
 /// Writes `text` to standard output, or fails naming it.

@@ -36,13 +36,29 @@ constexpr passline::driver::IRWords mlir_words{.extension = ".mlir", .print_befo
 struct Options {
   std::string input = "-";
   std::string output = "-";
-  std::string passes;
-  std::optional<std::string> threads;
+  std::optional<std::string> passes;
+  passline::driver::ContextFlags context;
+  bool list_passes = false;
+  bool list_config = false;
   std::string print_pipeline;
   bool no_verify = false;
   passline::driver::InstrumentFlags instruments;
   std::string reproducer;
+  std::string run_reproducer;
+  std::optional<std::string> reproducer_text;  // the file --run-reproducer names, read once
 };
+
+/// The flags that say what a run does to the IR: the only flags a
+/// reproducer's replay line may give (it must not write files).
+void add_pipeline_flags(CLI::App& app, Options& options) {
+  app.add_option("--passes", options.passes,
+                 "the pipeline: MLIR's textual pipeline, 'builtin.module(func.func(canonicalize,cse))', or "
+                 "passline's pipeline text over MLIR's pass names, 'canonicalize,cse', any pass --list-passes lists, "
+                 "with its options in braces ('canonicalize{max-iterations=3}'); none, or --passes=, runs no pass");
+  passline::driver::add_context_flags(app, options.context, "3: every pass named runs",
+                                      "function passes (passes nested on func.func) and MLIR's own parallel work",
+                                      "cse,canonicalize");
+}
 
 /// The instruments the flags ask for (passline::driver::instruments), with
 /// MLIR's verifier for --verify-each.
@@ -61,18 +77,35 @@ int report(std::exception_ptr failure) {
   return passline::driver::report<passline::mlir::MlirError>(std::move(failure), "passline-mlir-opt");
 }
 
+/// Reads the input: a reproducer's text, read already; a file; or stdin.
+passline::mlir::Module read_input(const Options& options, mlir::MLIRContext& context) {
+  if (options.reproducer_text) return passline::mlir::parse(*options.reproducer_text, options.input, context);
+  if (options.input != "-") return passline::mlir::parse_file(options.input, context);
+  return passline::mlir::parse(passline::driver::read_all(STDIN_FILENO, "standard input"), "<stdin>", context);
+}
+
 passline::Pass<passline::mlir::Module> pipeline_of(const std::string& text) {
   if (passline::mlir::is_mlir_pipeline(text)) return passline::mlir::parse_mlir_pipeline(text);
   return passline::parse_pipeline(text, passline::mlir::registry());
 }
 
 int run(const Options& options) {
-  const passline::Pass<passline::mlir::Module> pipeline = pipeline_of(options.passes);
+  if (options.list_passes) {
+    passline::driver::print_out(passline::driver::list_passes(passline::mlir::registry()));
+    passline::mlir::print_registered_passes();
+    return 0;
+  }
+  if (options.list_config) return passline::driver::print_out(passline::driver::list_config()), 0;
+  const passline::Pass<passline::mlir::Module> pipeline = pipeline_of(options.passes.value_or(""));
   if (options.print_pipeline == "text") return passline::driver::print_out(pipeline.text() + "\n"), 0;
   passline::PassContext ctx;
-  if (options.threads) passline::driver::set_threads(ctx, *options.threads);
-  if (options.no_verify) ctx.config.set(passline::mlir::verify_passes, false);
+  // Passes named in --passes run whatever their level (as mlir-opt's do):
+  // the level is the highest unless given.
+  passline::driver::set_gating(ctx, options.context, passline::driver::max_opt_level);
   if (options.print_pipeline == "expanded") return passline::driver::print_out(passline::plan_text(pipeline.plan(ctx))), 0;
+  passline::driver::say_what_is_skipped(pipeline, ctx, "passline-mlir-opt");
+  passline::driver::set_config(ctx, options.context);
+  if (options.no_verify) ctx.config.set(passline::mlir::verify_passes, false);
   // What MLIR's passes emit, as passline-opt prints diagnostics; an error
   // fails the run even when its pass went on.
   passline::driver::print_diagnostics(ctx, "passline-mlir-opt");
@@ -81,8 +114,9 @@ int run(const Options& options) {
   passline::support::OutputFile output(options.output);
   std::shared_ptr<passline::Reproducer> reproducer;
   if (!options.reproducer.empty()) {
-    reproducer = std::make_shared<passline::Reproducer>(options.reproducer,
-                                                        fmt::format("--threads={}", ctx.threads()));
+    reproducer = std::make_shared<passline::Reproducer>(
+        options.reproducer, passline::driver::reproducer_settings(options.context, ctx.opt_level), "//",
+        "passline-mlir-opt");
     ctx.instruments.push_back(reproducer);
   }
   const passline::driver::EndOfRunReport end_report{timings};
@@ -92,9 +126,7 @@ int run(const Options& options) {
   passline::mlir::ThreadPool threads(ctx.threads());
   mlir::MLIRContext context(passline::mlir::registry_of_dialects(), mlir::MLIRContext::Threading::DISABLED);
   if (ctx.threads() > 1) context.setThreadPool(threads.llvm());
-  passline::mlir::Module module =
-      options.input == "-" ? passline::mlir::parse(passline::driver::read_all(STDIN_FILENO, "standard input"), "<stdin>", context)
-                           : passline::mlir::parse_file(options.input, context);
+  passline::mlir::Module module = read_input(options, context);
   const std::size_t errors_before = ctx.diagnostics->error_count();
   {
     auto scope = ctx.enter();
@@ -128,15 +160,11 @@ int main(int argc, char** argv) {
   Options options;
   app.add_option("input", options.input, "MLIR file to read; '-' reads stdin (the default)");
   app.add_option("-o", options.output, "where to write the MLIR; '-' is stdout (the default). Written whole or not at all");
-  app.add_option("--passes", options.passes,
-                 "the pipeline: MLIR's textual pipeline, 'builtin.module(func.func(canonicalize,cse))', or "
-                 "passline's pipeline text over MLIR's pass names, 'canonicalize,cse', any pass mlir-opt-19 lists, "
-                 "with its options in braces ('canonicalize{max-iterations=3}'); none runs no pass");
-  app.add_option("--threads", options.threads,
-                 fmt::format("threads for function passes (passes nested on func.func), 0 to {} (0: one per hardware "
-                             "thread); the output is the same on any number",
-                             passline::max_threads))
-      ->option_text("N");
+  add_pipeline_flags(app, options);
+  app.add_flag("--list-passes", options.list_passes,
+               "list passline's own passes, then MLIR's passes and pipelines with their options (as mlir-opt's help "
+               "lists them)");
+  app.add_flag("--list-config", options.list_config, "list the config keys with their types and defaults");
   app.add_flag("--print-pipeline{text}", options.print_pipeline,
                "print the pipeline as passline's text and exit; =expanded prints the passes it would run, one per line")
       ->check(CLI::IsMember({"text", "expanded"}));
@@ -145,10 +173,27 @@ int main(int argc, char** argv) {
                "--verify-each here verifies the whole module after every pass)");
   passline::driver::add_instrument_flags(app, options.instruments, mlir_words);
   app.add_option("--reproducer", options.reproducer,
-                 "when a pass fails, write the module it failed on and the pass to FILE")
+                 "when a pass fails, write the module it failed on and how to replay it to FILE, "
+                 "e.g. --reproducer=crash.mlir")
+      ->option_text("FILE")->group("Debugging");
+  app.add_option("--run-reproducer", options.run_reproducer,
+                 "replay a file written by --reproducer: its module through the pass that failed, "
+                 "e.g. --run-reproducer crash.mlir")
       ->option_text("FILE")->group("Debugging");
   try {
-    app.parse(argc, argv);
+    app.parse(passline::driver::cli_words(app, std::vector<std::string>(argv + 1, argv + argc)));
+    if (!options.run_reproducer.empty()) {  // the run the file describes: its module, through its pipeline flags
+      try {
+        options.reproducer_text = passline::driver::replay_reproducer(
+            options.run_reproducer, "passline-mlir-opt",
+            options.input != "-" || options.passes || options.context.given(),
+            [&options](CLI::App& replay) { add_pipeline_flags(replay, options); });
+      } catch (const Failure& e) {
+        fmt::print(stderr, "passline-mlir-opt: error: {}\n", e.message);
+        return 1;
+      }
+      options.input = options.run_reproducer;
+    }
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);
     fmt::print(stderr, "passline-mlir-opt: error: {}\nRun with --help for more information.\n",

@@ -6,26 +6,17 @@
 // beside it, renamed into place only when everything succeeded.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
-#include <algorithm>
-#include <cerrno>
 #include <chrono>
-#include <cstring>
 #include <cstdio>
 #include <malloc.h>
 #include <exception>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
+#include <memory>
 #include <optional>
 #include <string_view>
 #include <string>
-#include <variant>
 #include <vector>
 
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 import passline;
 import passline.support;
@@ -47,11 +38,7 @@ struct Options {
   std::string output = "-";
   std::optional<std::string> passes;  // given, even empty: that pipeline; else -O<N>
   std::optional<int> level_flag;
-  std::optional<int> opt_level;
-  std::vector<std::string> disabled;
-  std::vector<std::string> required;
-  std::vector<std::string> config;
-  std::optional<std::string> threads;
+  passline::driver::ContextFlags context;
   bool list_passes = false;
   bool list_config = false;
   std::string print_pipeline;  // "text" or "expanded"; empty: run the pipeline
@@ -77,51 +64,6 @@ std::vector<std::shared_ptr<passline::Instrument>> instruments(const Options& o,
     checks.push_back(std::make_shared<passline::VerifyPreserved<passline::ir::Module>>(&passline::pipelines::registry()));
   }
   return passline::driver::instruments(o.instruments, ir_words, std::move(checks), timings);
-}
-
-/// The flags of a run that a reproducer must repeat besides the pass.
-std::string reproducer_settings(const Options& o, int opt_level) {
-  std::string settings = fmt::format("--opt-level={}", opt_level);
-  for (const std::string& setting : o.config) settings += " --config " + passline::support::shell_word(setting);
-  return settings;
-}
-
-/// The whole of `file`, read once whatever it is (a file, a pipe, a FIFO,
-/// /dev/stdin): a reproducer gives both its replay line and its IR.
-std::string read_reproducer(const std::string& file) {
-  const std::string name = fmt::format("'{}'", passline::support::printable(file, 200));
-  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
-  if (fd < 0) throw Failure{fmt::format("cannot open {}: {}", name, std::strerror(errno))};
-  struct Closer {
-    int fd;
-    ~Closer() { ::close(fd); }
-  } closer{fd};
-  struct stat info {};
-  if (::fstat(fd, &info) == 0 && S_ISDIR(info.st_mode)) {
-    throw Failure{fmt::format("cannot read {}: {}", name, std::strerror(EISDIR))};
-  }
-  return passline::driver::read_all(fd, name);
-}
-
-/// The flags on a reproducer's first line, as words (passline::shell_words:
-/// read as a shell reads quotes, with nothing expanded). A line may end in
-/// CR LF.
-std::vector<std::string> replay_words(const std::string& file, std::string_view text) {
-  std::string line(text.substr(0, text.find('\n')));
-  if (line.ends_with('\r')) line.pop_back();
-  const std::size_t at = line.find(passline::Reproducer::marker);
-  if (at == std::string::npos) {
-    throw Failure{fmt::format("'{}' is not a reproducer: its first line has no '{}'", passline::support::printable(file, 200),
-                              passline::Reproducer::marker)};
-  }
-  std::string flags = line.substr(at + passline::Reproducer::marker.size());
-  flags.erase(0, std::min(flags.find_first_not_of(' '), flags.size()));
-  try {
-    return passline::support::shell_words(flags);
-  } catch (const passline::support::ShellWordsError& error) {
-    throw Failure{fmt::format("'{}': its replay line does not read as shell words ({}): {}",
-                              passline::support::printable(file, 200), error.what(), passline::support::printable(flags, 80))};
-  }
 }
 
 /// The input module: a reproducer's text, read already; a file (mapped,
@@ -153,69 +95,14 @@ decltype(auto) timed(const std::shared_ptr<passline::PassTimings>& timings, std:
   return phase();
 }
 
-bool empty_string(const passline::Value& value) {
-  const auto* text = std::get_if<std::string>(&value);
-  return text && text->empty();
-}
-
-std::string list_passes(const passline::Registry<passline::ir::Module>& registry) {
-  std::string out;
-  for (const passline::PassListing& pass : registry.list()) {
-    fmt::format_to(std::back_inserter(out), "{:<16} {} level {}{}  {}\n", pass.name, pass.pipeline ? "pipeline" : "pass    ",
-                   pass.opt_level, pass.required.empty() ? "" : fmt::format("  requires {}", fmt::join(pass.required, ", ")),
-                   pass.summary);
-    for (const passline::OptionSpec& option : pass.options) {
-      fmt::format_to(std::back_inserter(out), "    {}: {} = {}  {}\n", option.name,
-                     passline::value_type_name(option.default_value),
-                     empty_string(option.default_value) ? "\"\"" : passline::format_value(option.default_value),
-                     option.description);
-    }
-  }
-  return out;
-}
-
-std::string list_config() {
-  std::string out;
-  for (const passline::ConfigKeyInfo& key : passline::ConfigKeys::global().list()) {
-    fmt::format_to(std::back_inserter(out), "{:<16} {} = {}{}  {}\n", key.name, key.type_name(),
-                   passline::format_value(key.default_value),
-                   key.range ? fmt::format(" ({} to {})", key.range->first, key.range->second) : "", key.description);
-  }
-  return out;
-}
-
-/// The highest opt level, at which every pass runs.
-constexpr int max_opt_level = 3;
-
-/// A note for each pass named in --passes that will not run, and why: no
-/// pass the user names is skipped without a word.
-void say_what_is_skipped(const passline::Pass<passline::ir::Module>& pass, const passline::PassContext& ctx) {
-  // A pipeline written in the text (seq, or the whole list) is looked into;
-  // a registered one (O2) is named as itself, and gates its passes as usual.
-  const bool written_out = pass.is_pipeline() && pass.text() != pass.info().name;
-  if (written_out) {
-    for (const auto& inner : pass.passes()) say_what_is_skipped(inner, ctx);
-    return;
-  }
-  const std::string name(pass.info().name);
-  if (ctx.is_disabled(name)) {
-    fmt::print(stderr, "passline-opt: note: pass '{}' does not run: --disable-pass names it\n", name);
-  } else if (!ctx.pass_enabled(pass.info())) {
-    fmt::print(stderr,
-               "passline-opt: note: pass '{}' does not run: its level, {}, is above --opt-level={} "
-               "(--require-pass={} runs it)\n",
-               name, pass.info().opt_level, ctx.opt_level, name);
-  }
-}
-
 int report(std::exception_ptr failure) {
   return passline::driver::report<passline::ir::IRError>(std::move(failure), "passline-opt");
 }
 
 int run(const Options& options) {
   auto& registry = passline::pipelines::registry();
-  if (options.list_passes) return passline::driver::print_out(list_passes(registry)), 0;
-  if (options.list_config) return passline::driver::print_out(list_config()), 0;
+  if (options.list_passes) return passline::driver::print_out(passline::driver::list_passes(registry)), 0;
+  if (options.list_config) return passline::driver::print_out(passline::driver::list_config()), 0;
   if (options.passes && options.level_flag) throw Failure{"give either --passes or -O<level>, not both"};
 
   const std::string pipeline_text = options.passes.value_or(fmt::format("O{}", options.level_flag.value_or(2)));
@@ -225,17 +112,11 @@ int run(const Options& options) {
   passline::PassContext ctx;
   // -O<N> runs at level N. Passes named in --passes run whatever their level
   // (as `opt -passes=` does): the level is the highest unless given.
-  ctx.opt_level = options.opt_level.value_or(options.passes ? max_opt_level : options.level_flag.value_or(2));
-  ctx.disabled = options.disabled;
-  ctx.required = options.required;
+  passline::driver::set_gating(ctx, options.context,
+                               options.passes ? passline::driver::max_opt_level : options.level_flag.value_or(2));
   if (options.print_pipeline == "expanded") return passline::driver::print_out(passline::plan_text(pipeline.plan(ctx))), 0;
-  if (options.passes) say_what_is_skipped(pipeline, ctx);
-  for (const std::string& setting : options.config) {
-    const auto equals = setting.find('=');
-    if (equals == std::string::npos) throw Failure{fmt::format("--config takes KEY=VALUE, not '{}'", setting)};
-    ctx.config.set_text(setting.substr(0, equals), setting.substr(equals + 1));
-  }
-  if (options.threads) passline::driver::set_threads(ctx, *options.threads);
+  if (options.passes) passline::driver::say_what_is_skipped(pipeline, ctx, "passline-opt");
+  passline::driver::set_config(ctx, options.context);
   passline::driver::print_diagnostics(ctx, "passline-opt");
 
   std::shared_ptr<passline::PassTimings> timings;
@@ -247,7 +128,8 @@ int run(const Options& options) {
   passline::support::OutputFile output(options.output);
   std::shared_ptr<passline::Reproducer> reproducer;
   if (!options.reproducer.empty()) {
-    reproducer = std::make_shared<passline::Reproducer>(options.reproducer, reproducer_settings(options, ctx.opt_level));
+    reproducer = std::make_shared<passline::Reproducer>(
+        options.reproducer, passline::driver::reproducer_settings(options.context, ctx.opt_level));
     ctx.instruments.push_back(reproducer);
   }
   const std::size_t threads = ctx.threads();  // for every phase
@@ -280,31 +162,6 @@ int run(const Options& options) {
 
 }  // namespace
 
-/// The words of a command line as `app` should read them, last word first
-/// (as CLI11 takes a vector). CLI11 reads an empty value, `--passes=`, as
-/// the bare option, which then takes the next word for its value; here an
-/// option that takes a value gets the empty value instead.
-std::vector<std::string> cli_words(const CLI::App& app, std::vector<std::string> words) {
-  std::vector<std::string> split;
-  bool options_end = false;  // after `--`, every word is an operand
-  for (std::string& word : words) {
-    options_end = options_end || word == "--";
-    if (!options_end && word.starts_with("--") && word.find('=') == word.size() - 1) {
-      word.pop_back();
-      const CLI::Option* option = app.get_option_no_throw(word);
-      if (option != nullptr && option->get_type_size_max() > 0) {
-        split.push_back(std::move(word));
-        split.emplace_back();
-        continue;
-      }
-      word.push_back('=');
-    }
-    split.push_back(std::move(word));
-  }
-  std::ranges::reverse(split);
-  return split;
-}
-
 /// The flags that say what a run does to the IR: the only flags a
 /// reproducer's replay line may give (it must not write files).
 void add_pipeline_flags(CLI::App& app, Options& options) {
@@ -312,19 +169,8 @@ void add_pipeline_flags(CLI::App& app, Options& options) {
                  "pipeline text, e.g. 'InferType,FoldConstant' or 'O2' (see --list-passes); --passes= runs no pass");
   app.add_option("-O", options.level_flag, "run the standard pipeline O<N> at opt level N: -O0, -O1, -O2 (the default), -O3")
       ->check(CLI::Range(0, 3));
-  app.add_option("--opt-level", options.opt_level, "opt level of the pass context (default: the -O level, else 2)")
-      ->check(CLI::Range(0, 3));
-  app.add_option("--disable-pass", options.disabled, "passes never to run, e.g. --disable-pass=FoldConstant,Inline")
-      ->delimiter(',');
-  app.add_option("--require-pass", options.required, "passes to run whatever the opt level, e.g. --require-pass=Inline")
-      ->delimiter(',');
-  app.add_option("--config", options.config, "a config value, KEY=VALUE, e.g. --config threads=4 (see --list-config)");
-  app.add_option("--threads", options.threads,
-                 fmt::format("threads for every phase: parsing, function passes, printing; 0 to {} (0: one per "
-                             "hardware thread); the output is the same on any number; the same as "
-                             "--config threads=N",
-                             passline::max_threads))
-      ->option_text("N");
+  passline::driver::add_context_flags(app, options.context, "the -O level, else 2",
+                                      "every phase: parsing, function passes, printing", "FoldConstant,Inline");
 }
 
 int main(int argc, char** argv) {
@@ -374,31 +220,18 @@ int main(int argc, char** argv) {
                  "replay a file written by --reproducer: its IR through the pass that failed, e.g. --run-reproducer crash.ir")
       ->option_text("FILE")->group("Debugging");
   try {
-    app.parse(cli_words(app, std::vector<std::string>(argv + 1, argv + argc)));
+    app.parse(passline::driver::cli_words(app, std::vector<std::string>(argv + 1, argv + argc)));
     if (!options.run_reproducer.empty()) {  // the run the file describes: its IR, through its pipeline flags
-      std::vector<std::string> words;
       try {
-        options.reproducer_text = read_reproducer(options.run_reproducer);
-        words = replay_words(options.run_reproducer, *options.reproducer_text);
+        options.reproducer_text = passline::driver::replay_reproducer(
+            options.run_reproducer, "passline-opt",
+            options.input != "-" || options.passes || options.level_flag || options.context.given(),
+            [&options](CLI::App& replay) { add_pipeline_flags(replay, options); });
       } catch (const Failure& e) {
         fmt::print(stderr, "passline-opt: error: {}\n", e.message);
         return 1;
       }
-      if (options.input != "-" || options.passes || options.level_flag || options.opt_level ||
-          !options.disabled.empty() || !options.required.empty() || !options.config.empty() || options.threads) {
-        fmt::print(stderr, "passline-opt: error: --run-reproducer takes the input and the pipeline flags from its file\n");
-        return 1;
-      }
       options.input = options.run_reproducer;
-      CLI::App replay("the replay line of " + options.run_reproducer);
-      add_pipeline_flags(replay, options);
-      try {
-        replay.parse(cli_words(replay, std::move(words)));
-      } catch (const CLI::ParseError& e) {
-        fmt::print(stderr, "passline-opt: error: '{}': its replay line may give only pipeline flags: {}\n",
-                   passline::support::printable(options.run_reproducer, 200), passline::support::printable(e.what(), 200));
-        return 1;
-      }
     }
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help

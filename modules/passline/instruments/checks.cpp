@@ -53,7 +53,7 @@ void Reproducer::after_failed_pass(const PassInfo& info, IRView ir, const PassPl
   const std::string pass = support::shell_word("--passes=" + pass_text(info.name, place.options));
   try {
     if (!output_) output_ = std::make_unique<support::OutputFile>(file_);
-    output_->write(fmt::format("{} {} {}{}{}\n", comment_, marker, pass, settings_.empty() ? "" : " ",
+    output_->write(fmt::format("{} {} {}{}{}\n", comment_, marker_, pass, settings_.empty() ? "" : " ",
                                settings_));
     output_->write(detail::with_newline(ir.print()));
     output_->commit();

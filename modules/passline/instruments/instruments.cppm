@@ -346,16 +346,20 @@ export namespace passline {
 /// its options, and `settings` (the flags of the run that matter, e.g.
 /// `--opt-level=3`, each a shell word: shell_word). The line is a
 /// comment of the IR's text format (`comment`), so the file is itself an
-/// input: `passline-opt --run-reproducer FILE` replays it, and the flags
-/// after the marker can be pasted into a shell as they are.
+/// input: `TOOL --run-reproducer FILE` replays it (`tool`, the program that
+/// reads it: passline-opt, passline-mlir-opt), and the flags after the
+/// marker, `TOOL reproducer:`, can be pasted into a shell as they are.
 class Reproducer final : public Instrument {
  public:
   /// It writes the failed pass's input: the run keeps a copy of each input for it.
   bool wants_failed_input() const override { return true; }
-  static constexpr std::string_view marker = "passline-opt reproducer:";
+  /// What a reproducer's first line says before the replay flags.
+  static std::string marker_of(std::string_view tool) { return std::string(tool) + " reproducer:"; }
 
-  Reproducer(std::filesystem::path file, std::string settings, std::string comment = "//")
-      : file_(std::move(file)), settings_(std::move(settings)), comment_(std::move(comment)) {}
+  Reproducer(std::filesystem::path file, std::string settings, std::string comment = "//",
+             std::string tool = "passline-opt")
+      : file_(std::move(file)), settings_(std::move(settings)), comment_(std::move(comment)),
+        marker_(marker_of(tool)) {}
 
   /// Begins the write (an OutputFile), so that a path that cannot be written
   /// fails before any pass runs; a run that does not fail writes nothing.
@@ -374,6 +378,7 @@ class Reproducer final : public Instrument {
   std::filesystem::path file_;
   std::string settings_;
   std::string comment_;
+  std::string marker_;
   std::unique_ptr<support::OutputFile> output_;
   std::string error_;
   bool written_ = false;
