@@ -224,6 +224,21 @@ std::string read_all(int fd, const std::string& name) {
   return text;
 }
 
+/// Opens `file` to read, or fails as passline-opt does for its input:
+/// `cannot open 'FILE': REASON`, `cannot read 'FILE': Is a directory`.
+/// The caller closes the descriptor.
+int open_to_read(const std::string& file) {
+  const std::string name = fmt::format("'{}'", support::printable(file, 200));
+  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) throw Failure{fmt::format("cannot open {}: {}", name, std::strerror(errno))};
+  struct stat info {};
+  if (::fstat(fd, &info) == 0 && S_ISDIR(info.st_mode)) {
+    ::close(fd);
+    throw Failure{fmt::format("cannot read {}: {}", name, std::strerror(EISDIR))};
+  }
+  return fd;
+}
+
 /// --run-reproducer FILE: reads FILE once, whatever it is (a file, a pipe,
 /// a FIFO, /dev/stdin), then its first line's flags (after `TOOL
 /// reproducer:`, read as a shell reads quotes, with nothing expanded) with
@@ -235,17 +250,11 @@ std::string replay_reproducer(const std::string& file, std::string_view tool, bo
   const std::string name = fmt::format("'{}'", support::printable(file, 200));
   std::string text;
   {
-    const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
-    if (fd < 0) throw Failure{fmt::format("cannot open {}: {}", name, std::strerror(errno))};
     struct Closer {
       int fd;
       ~Closer() { ::close(fd); }
-    } closer{fd};
-    struct stat info {};
-    if (::fstat(fd, &info) == 0 && S_ISDIR(info.st_mode)) {
-      throw Failure{fmt::format("cannot read {}: {}", name, std::strerror(EISDIR))};
-    }
-    text = read_all(fd, name);
+    } closer{open_to_read(file)};
+    text = read_all(closer.fd, name);
   }
   std::string line(std::string_view(text).substr(0, text.find('\n')));
   if (line.ends_with('\r')) line.pop_back();  // a line may end in CR LF

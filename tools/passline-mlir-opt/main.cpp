@@ -80,7 +80,10 @@ int report(std::exception_ptr failure) {
 /// Reads the input: a reproducer's text, read already; a file; or stdin.
 passline::mlir::Module read_input(const Options& options, mlir::MLIRContext& context) {
   if (options.reproducer_text) return passline::mlir::parse(*options.reproducer_text, options.input, context);
-  if (options.input != "-") return passline::mlir::parse_file(options.input, context);
+  if (options.input != "-") {
+    ::close(passline::driver::open_to_read(options.input));  // a file that cannot be read: passline-opt's message
+    return passline::mlir::parse_file(options.input, context);
+  }
   return passline::mlir::parse(passline::driver::read_all(STDIN_FILENO, "standard input"), "<stdin>", context);
 }
 
