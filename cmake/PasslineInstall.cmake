@@ -3,7 +3,7 @@
 # another project can `find_package(passline)` and `import passline;` (target
 # passline::passline), `import passline.ir;` (passline::ir), `import
 # passline.ir.passes;` (passline::ir_passes) or `import passline.pipelines;`
-# (passline::pipelines).
+# (passline::pipelines); with MLIR 19, passline.mlir too (below).
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -21,6 +21,23 @@ install(EXPORT passlineTargets
   NAMESPACE passline::
   DESTINATION ${PASSLINE_CMAKE_DIR}
   CXX_MODULES_DIRECTORY cxx-modules)
+
+# passline.mlir (built with MLIR 19) is the package's component `mlir`:
+# find_package(passline COMPONENTS mlir) finds MLIR 19 (and LLVM) and defines
+# passline::mlir (`import passline.mlir;`); passline-mlir-opt is installed
+# beside passline-opt. Its own export set, so that a project without MLIR
+# finds the rest of the package as before.
+if(PASSLINE_HAVE_MLIR)
+  set_target_properties(passline_mlir PROPERTIES EXPORT_NAME mlir)
+  install(TARGETS passline_mlir EXPORT passlineMlirTargets
+    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    FILE_SET CXX_MODULES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/passline)
+  install(TARGETS passline-mlir-opt RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  install(EXPORT passlineMlirTargets
+    NAMESPACE passline::
+    DESTINATION ${PASSLINE_CMAKE_DIR}
+    CXX_MODULES_DIRECTORY cxx-modules-mlir)
+endif()
 
 configure_package_config_file(
   ${PROJECT_SOURCE_DIR}/cmake/passlineConfig.cmake.in

@@ -17,8 +17,13 @@ step(${CMAKE_COMMAND} -S ${CONSUMER_DIR} -B ${WORK_DIR}/build -G Ninja
   -DCMAKE_CXX_COMPILER_CLANG_SCAN_DEPS=${SCAN_DEPS}
   "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}"
   "-DCMAKE_EXE_LINKER_FLAGS=${LINKER_FLAGS}"
-  -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix)
+  -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix
+  -DEXPECT_MLIR=${EXPECT_MLIR})
 step(${CMAKE_COMMAND} --build ${WORK_DIR}/build)
 step(${WORK_DIR}/build/consumer)
 step(${WORK_DIR}/build/ir_consumer)
 step(${WORK_DIR}/prefix/bin/passline-opt --list-passes)
+if(EXPECT_MLIR)
+  step(${WORK_DIR}/build/mlir_consumer)
+  step(${WORK_DIR}/prefix/bin/passline-mlir-opt --list-config)
+endif()
