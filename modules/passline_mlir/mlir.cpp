@@ -407,9 +407,13 @@ const std::vector<::mlir::Operation*>& Module::functions() const {
   return registry;
 }
 
-Module parse(std::string_view text, std::string_view name, ::mlir::MLIRContext& context) {
+namespace {
+
+/// Parses the text of `buffer`, which the source manager keeps for the
+/// locations MLIR's diagnostics print.
+Module parse_buffer(std::unique_ptr<llvm::MemoryBuffer> buffer, std::string_view name, ::mlir::MLIRContext& context) {
   auto sources = std::make_shared<llvm::SourceMgr>();
-  sources->AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(ref(text), ref(name)), llvm::SMLoc());
+  sources->AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
   // MLIR's own handler writes the error as mlir-opt does, source line and caret included.
   std::string message;
   llvm::raw_string_ostream stream(message);
@@ -423,10 +427,17 @@ Module parse(std::string_view text, std::string_view name, ::mlir::MLIRContext& 
   return Module(std::move(module));
 }
 
+}  // namespace
+
+Module parse(std::string_view text, std::string_view name, ::mlir::MLIRContext& context) {
+  return parse_buffer(llvm::MemoryBuffer::getMemBufferCopy(ref(text), ref(name)), name, context);
+}
+
 Module parse_file(const std::string& path, ::mlir::MLIRContext& context) {
+  // Read (or mapped) once and parsed where it lies, as mlir-opt reads its input.
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
   if (!file) throw MlirError(path + ": cannot read: " + file.getError().message());
-  return parse(view((*file)->getBuffer()), path, context);
+  return parse_buffer(std::move(*file), path, context);
 }
 
 namespace {

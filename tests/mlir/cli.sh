@@ -52,4 +52,17 @@ head -1 "$work/repro.mlir" | grep -q "^// passline-mlir-opt reproducer: '--passe
 [[ $? == 1 ]] && grep -q "is not a reproducer: its first line has no 'passline-mlir-opt reproducer:'" "$work/err" &&
   ok "a file that is no reproducer is an error" || fail "not a reproducer: $(cat "$work/err")"
 
+# --time-passes lists reading and printing beside the passes; --print-pass-graph
+# writes the passes run as DOT in place of the module.
+nested='builtin.module(func.func(canonicalize,cse))'
+"$tool" "$corpus/func_arith.mlir" --passes="$nested" >"$work/untimed.mlir"
+"$tool" "$corpus/func_arith.mlir" --passes="$nested" --time-passes -o "$work/timed.mlir" 2>"$work/err" &&
+  cmp -s "$work/timed.mlir" "$work/untimed.mlir" && grep -qE '^ +[0-9.]+ .* 1  Parse input$' "$work/err" &&
+  grep -qE '^ +[0-9.]+ .* 1  Print output$' "$work/err" && grep -qE '^ +[0-9.]+ .* 1    canonicalize$' "$work/err" &&
+  ok "--time-passes times reading and printing beside the passes" || fail "--time-passes: $(cat "$work/err")"
+"$tool" "$corpus/func_arith.mlir" --passes=cse,canonicalize --print-pass-graph -o "$work/graph.dot" &&
+  grep -qx 'digraph passes {' "$work/graph.dot" && grep -qx '  p0 \[label="cse"\];' "$work/graph.dot" &&
+  grep -qx '  p1 \[label="canonicalize"\];' "$work/graph.dot" && ! grep -q 'func.func' "$work/graph.dot" &&
+  ok "--print-pass-graph writes the passes run as DOT instead of the module" || fail "--print-pass-graph: $(cat "$work/graph.dot")"
+
 [[ $failures == 0 ]]

@@ -13,6 +13,7 @@ module;
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -62,6 +63,7 @@ struct InstrumentFlags {
   std::string dump_dir;
   bool verify_each = false;
   std::optional<std::int64_t> bisect_limit;
+  bool print_pass_graph = false;  // the driver adds the instrument: its output replaces the IR
 };
 
 /// The flags that set the pass context a pipeline runs in: with the
@@ -313,6 +315,10 @@ void add_instrument_flags(CLI::App& app, InstrumentFlags& flags, const IRWords& 
   app.add_option("--opt-bisect-limit", flags.bisect_limit,
                  "run only the first N optional passes, saying of each whether it runs, e.g. --opt-bisect-limit=3")
       ->option_text("N")->group("Debugging");
+  app.add_flag("--print-pass-graph", flags.print_pass_graph,
+               "run the pipeline, then print the passes it ran with their required-by edges as Graphviz DOT "
+               "instead of the IR, e.g. --print-pass-graph | dot -Tsvg > passes.svg")
+      ->group("Debugging");
 }
 
 /// The instruments the flags ask for, in the order their hooks run: bisect
@@ -370,6 +376,24 @@ struct EndOfRunReport {
     if (statistics) fmt::print(stderr, "{}", statistics->report());
   }
 };
+
+/// Runs `phase()`, and with --time-passes lists it as `name` beside the
+/// passes (reading the input, printing the output).
+template <class F>
+decltype(auto) timed(const std::shared_ptr<PassTimings>& timings, std::string name, F&& phase) {
+  struct Record {
+    const std::shared_ptr<PassTimings>& timings;
+    std::string name;
+    std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+    ~Record() {
+      if (timings) {
+        timings->add_phase(std::move(name),
+                           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+      }
+    }
+  } record{timings, std::move(name)};
+  return std::forward<F>(phase)();
+}
 
 /// Prints a failure as one message on stderr (with its caret, where it has
 /// a position); the exit code. An exception of one of the `Positioned`

@@ -73,6 +73,18 @@ std::vector<std::shared_ptr<passline::Instrument>> instruments(const Options& o,
   return passline::driver::instruments(o.instruments, mlir_words, std::move(checks), timings);
 }
 
+/// `object`, which is never destroyed: the process's end takes it back at
+/// once, as clang's -disable-free leaves its ASTs (freeing a large module
+/// operation by operation, then the context's uniqued types and attributes,
+/// is ... of a run). Kept reachable from a static, so that leak checkers
+/// do not count it.
+template <class T>
+T& left_at_exit(std::unique_ptr<T> object) {
+  static auto* const kept = new std::vector<void*>;
+  kept->push_back(object.get());
+  return *object.release();
+}
+
 int report(std::exception_ptr failure) {
   return passline::driver::report<passline::mlir::MlirError>(std::move(failure), "passline-mlir-opt");
 }
@@ -114,6 +126,8 @@ int run(const Options& options) {
   passline::driver::print_diagnostics(ctx, "passline-mlir-opt");
   std::shared_ptr<passline::PassTimings> timings;
   ctx.instruments = instruments(options, timings);
+  auto graph = std::make_shared<passline::PassGraph>();
+  if (options.instruments.print_pass_graph) ctx.instruments.push_back(graph);
   passline::support::OutputFile output(options.output);
   std::shared_ptr<passline::Reproducer> reproducer;
   if (!options.reproducer.empty()) {
@@ -127,9 +141,11 @@ int run(const Options& options) {
   // One pool of threads, passline's (TBB's): function passes run there, and
   // MLIR's own parallel loops too. With one thread, the context locks nothing.
   passline::mlir::ThreadPool threads(ctx.threads());
-  mlir::MLIRContext context(passline::mlir::registry_of_dialects(), mlir::MLIRContext::Threading::DISABLED);
+  mlir::MLIRContext& context = left_at_exit(std::make_unique<mlir::MLIRContext>(
+      passline::mlir::registry_of_dialects(), mlir::MLIRContext::Threading::DISABLED));
   if (ctx.threads() > 1) context.setThreadPool(threads.llvm());
-  passline::mlir::Module module = read_input(options, context);
+  passline::mlir::Module& module = left_at_exit(std::make_unique<passline::mlir::Module>(
+      passline::driver::timed(timings, "Parse input", [&] { return read_input(options, context); })));
   const std::size_t errors_before = ctx.diagnostics->error_count();
   {
     auto scope = ctx.enter();
@@ -144,7 +160,13 @@ int run(const Options& options) {
     }
   }
   if (ctx.diagnostics->error_count() > errors_before) return 1;
-  passline::mlir::print(module, [&output](std::string_view text) { output.write(text); });
+  if (options.instruments.print_pass_graph) {
+    output.write(graph->dot());
+  } else {
+    passline::driver::timed(timings, "Print output", [&] {
+      passline::mlir::print(module, [&output](std::string_view text) { output.write(text); });
+    });
+  }
   output.commit();
   return 0;
 }

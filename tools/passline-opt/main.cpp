@@ -7,7 +7,6 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include <chrono>
 #include <cstdio>
 #include <malloc.h>
 #include <exception>
@@ -50,7 +49,6 @@ struct Options {
   std::string run_reproducer;
   std::optional<std::string> reproducer_text;  // the file --run-reproducer names, read once
   bool stats = false;
-  bool print_pass_graph = false;
 };
 
 
@@ -80,21 +78,6 @@ void write_output(passline::support::OutputFile& output, const passline::ir::Mod
   output.commit();
 }
 
-/// Runs `phase()`, and with --time-passes lists it as `name` beside the passes.
-template <class F>
-decltype(auto) timed(const std::shared_ptr<passline::PassTimings>& timings, std::string name, F&& phase) {
-  const auto start = std::chrono::steady_clock::now();
-  struct Record {
-    const std::shared_ptr<passline::PassTimings>& timings;
-    std::string name;
-    std::chrono::steady_clock::time_point start;
-    ~Record() {
-      if (timings) timings->add_phase(std::move(name), std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    }
-  } record{timings, std::move(name), start};
-  return phase();
-}
-
 int report(std::exception_ptr failure) {
   return passline::driver::report<passline::ir::IRError>(std::move(failure), "passline-opt");
 }
@@ -122,7 +105,7 @@ int run(const Options& options) {
   std::shared_ptr<passline::PassTimings> timings;
   ctx.instruments = instruments(options, timings);
   auto graph = std::make_shared<passline::PassGraph>();
-  if (options.print_pass_graph) ctx.instruments.push_back(graph);
+  if (options.instruments.print_pass_graph) ctx.instruments.push_back(graph);
   // The output is opened first, so that a path that cannot be written fails
   // before any work; it is written only once everything succeeded.
   passline::support::OutputFile output(options.output);
@@ -134,8 +117,8 @@ int run(const Options& options) {
   }
   const std::size_t threads = ctx.threads();  // for every phase
   const passline::driver::EndOfRunReport end_report{timings, options.stats ? ctx.statistics.get() : nullptr};
-  passline::ir::Module module = timed(timings, "Parse input", [&] { return read_input(options, threads); });
-  if (!options.no_verify) timed(timings, "Verify input", [&] { passline::ir::verify(module, threads); });
+  passline::ir::Module module = passline::driver::timed(timings, "Parse input", [&] { return read_input(options, threads); });
+  if (!options.no_verify) passline::driver::timed(timings, "Verify input", [&] { passline::ir::verify(module, threads); });
   const std::size_t errors_before = ctx.diagnostics->error_count();
   {
     auto scope = ctx.enter();
@@ -150,13 +133,13 @@ int run(const Options& options) {
   // An instrument that failed as the context exited (a trace that could not
   // be written) has reported it: the run fails, and writes no output.
   if (ctx.diagnostics->error_count() > errors_before) return 1;
-  if (!options.no_verify) timed(timings, "Verify output", [&] { passline::ir::verify(module, threads); });
-  if (options.print_pass_graph) {
+  if (!options.no_verify) passline::driver::timed(timings, "Verify output", [&] { passline::ir::verify(module, threads); });
+  if (options.instruments.print_pass_graph) {
     output.write(graph->dot());
     output.commit();
     return 0;
   }
-  timed(timings, "Print output", [&] { write_output(output, module, threads); });
+  passline::driver::timed(timings, "Print output", [&] { write_output(output, module, threads); });
   return 0;
 }
 
@@ -206,10 +189,6 @@ int main(int argc, char** argv) {
   app.add_flag("--verify-preserved", options.verify_preserved,
                "after every pass that changed the IR, check the analyses and passes it claims to preserve against a "
                "fresh computation; a false claim stops the run naming the pass")
-      ->group("Debugging");
-  app.add_flag("--print-pass-graph", options.print_pass_graph,
-               "run the pipeline, then print the passes it ran with their required-by edges as Graphviz DOT "
-               "instead of the IR, e.g. --print-pass-graph | dot -Tsvg > passes.svg")
       ->group("Debugging");
   app.add_flag("--stats", options.stats, "print the counters passes keep (constants folded, lets dropped...) at the end")
       ->group("Debugging");
