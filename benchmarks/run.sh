@@ -90,10 +90,10 @@ text "$work/vs_mlir.txt"
 say "passline over MLIR against MLIR's pass manager"
 section "passline over MLIR against MLIR's own pass manager" \
 "passline's pass manager running MLIR's passes on MLIR ([passline.mlir](mlir.md)) against MLIR's
-\\`PassManager\\` running the same passes on the same IR. First what each manager costs per pass:
+\`PassManager\` running the same passes on the same IR. First what each manager costs per pass:
 [mlir/noop_passes.cpp](../benchmarks/mlir/noop_passes.cpp) runs 50 no-op module passes, and 50 no-op
-function passes over 1,000 functions (MLIR's nested on \\`func.func\\` through its adaptor), on one thread
-and on two; MLIR's verifier is off, as passline verifies nothing between its own passes. \\`ns_per_pass\\`:
+function passes over 1,000 functions (MLIR's nested on \`func.func\` through its adaptor), on one thread
+and on two; MLIR's verifier is off, as passline verifies nothing between its own passes. \`ns_per_pass\`:
 per pass, or per pass and function; medians of 3."
 command_line "$(rel "$build")/benchmarks/mlir_noop_passes --benchmark_min_time=0.5 --benchmark_repetitions=3 --benchmark_format=json"
 if [[ -x "$build/benchmarks/mlir_noop_passes" ]]; then

@@ -5,7 +5,10 @@
 #   1. canonicalize,cse on 1,000 functions of 1,000 operations, on one
 #      thread and on two: wall time, best of RUNS, and whether the outputs
 #      are byte-identical;
-#   2. what watching costs: --time-passes against -mlir-timing, and
+#   2. the instructions each executes for the same run on one thread, on
+#      100 of those functions, under callgrind: a count this machine's
+#      noise does not move (wall times here vary by up to 10% run to run);
+#   3. what watching costs: --time-passes against -mlir-timing, and
 #      --print-changed against --mlir-print-ir-after-change, both printing
 #      to a file; overhead over each tool's own uninstrumented run.
 # The cost per pass of the managers themselves is benchmarks/mlir_noop.
@@ -13,7 +16,7 @@
 set -euo pipefail
 build="${1:?usage: benchmarks/mlir/run.sh BUILD_DIR [OPS] [RUNS]}"
 ops="${2:-1000000}"
-runs="${3:-3}"
+runs="${3:-5}"
 source "$(dirname "${BASH_SOURCE[0]}")/../measure.sh"  # generate, mlir_opt, work; measure
 passline_mlir_opt="$build/tools/passline-mlir-opt/passline-mlir-opt"
 if [[ -z "$mlir_opt" || ! -x "$passline_mlir_opt" ]]; then
@@ -59,6 +62,21 @@ run_both pl ml 1 --passes=canonicalize,cse -o "$work/pl.mlir" -- --canonicalize 
 printf '%-48s %-7s | %10s %10s | %8s | %s\n' "canonicalize,cse (on the module)" 1 "${best[pl]}" "${best[ml]}" \
   "$(ratio "${best[pl]}" "${best[ml]}")" "$(same "$work/pl.mlir" "$work/ml.mlir")"
 echo "(ratio: passline's time over mlir-opt's; two threads: --threads=2, and mlir-opt's own pool on this machine's $(nproc) cores)"
+
+echo
+small=100
+echo "== instructions for the same run on $small functions of $((ops / functions)) operations, one thread (callgrind)"
+"$generate" "$((ops / functions * small))" 11 "$work/small.ir" "$work/small.mlir" "$small"
+strip -o "$work/passline-mlir-opt" "$passline_mlir_opt"  # valgrind 3.19 cannot read clang 19's debug info
+instructions() {  # instructions OUT COMMAND...: the instructions COMMAND executed
+  local out="$1"; shift
+  valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.out" "$@" >/dev/null 2>"$out.err"
+  sed -n 's/.*Collected : *\([0-9]*\).*/\1/p' "$out.err"
+}
+ip=$(instructions "$work/ip" "$work/passline-mlir-opt" "$work/small.mlir" --threads=1 --passes="$nested" -o "$work/ip.mlir")
+im=$(instructions "$work/im" "$mlir_opt" "$work/small.mlir" --mlir-disable-threading --pass-pipeline="$nested" -o "$work/im.mlir")
+printf '%-48s | %14s %14s | %8s | %s\n' pipeline "passline" "mlir" "ratio" "same output"
+printf '%-48s | %14s %14s | %8s | %s\n' "$nested" "$ip" "$im" "$(ratio "$ip" "$im")" "$(same "$work/ip.mlir" "$work/im.mlir")"
 
 echo
 echo "== what watching costs, one thread: each tool's instrumented run over its plain run above (best of $runs)"

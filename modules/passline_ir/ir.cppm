@@ -74,6 +74,7 @@ struct passline::IRTraits<passline::ir::Module> {
   }
   static bool identical(const ir::Module& a, const ir::Module& b) { return ir::identical(a, b); }
   static std::string_view function_name(const Function& fn) { return fn.name; }
+  static std::string print_function(const Function& fn) { return ir::print(fn); }
   static std::string print(const ir::Module& m) { return ir::print(m); }
   static void print_into(const ir::Module& m, std::string& out) { ir::print(m, out); }
   static std::uint64_t fingerprint(const ir::Module& m) { return ir::fingerprint(m); }

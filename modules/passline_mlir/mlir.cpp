@@ -725,6 +725,14 @@ bool IRTraits<mlir::Module>::skips_optimization(const Function& function) {
   return static_cast<bool>(function->getDiscardableAttr("passline.skip_optimization"));
 }
 
+std::string IRTraits<mlir::Module>::print_function(const Function& function) {
+  std::string text;
+  llvm::raw_string_ostream stream(text);
+  function->print(stream);
+  stream.flush();
+  return text;
+}
+
 std::string_view IRTraits<mlir::Module>::function_name(const Function& function) {
   if (auto symbol = ::mlir::dyn_cast<::mlir::SymbolOpInterface>(function)) {
     const llvm::StringRef name = symbol.getName();

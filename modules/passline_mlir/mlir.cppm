@@ -204,6 +204,8 @@ struct IRTraits<mlir::Module> {
   /// A function with the unit attribute `passline.skip_optimization`.
   static bool skips_optimization(const Function& function);
   static std::string_view function_name(const Function& function);
+  /// The function alone, as MLIR prints an operation on its own.
+  static std::string print_function(const Function& function);
 
   static std::string print(const mlir::Module& module) { return mlir::print(module); }
   static std::uint64_t fingerprint(const mlir::Module& module) { return mlir::fingerprint(module); }

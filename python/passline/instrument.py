@@ -10,10 +10,10 @@ own, and passline's C++ instruments, which print to a Python file
     print(timing.render())
 """
 from ._core import (DumpDir, Instrument, OptBisect, PassTimingInstrument, PrintChanged,
-                    PrintIR, Trace, VerifyEach, VerifyPreserved)
+                    PrintIR, Report, Trace, VerifyEach, VerifyPreserved)
 
 __all__ = ["DumpDir", "Instrument", "OptBisect", "PassTimingInstrument", "PrintAfterAll",
-           "PrintBeforeAll", "PrintChanged", "PrintIR", "Trace", "VerifyEach", "VerifyPreserved",
+           "PrintBeforeAll", "PrintChanged", "PrintIR", "Report", "Trace", "VerifyEach", "VerifyPreserved",
            "pass_instrument"]
 
 

@@ -110,6 +110,12 @@ void bind_instruments(py::module_& m) {
            }),
            py::arg("path") = py::none())
       .def("json", &Trace::json, "The trace as Chrome trace-event JSON.");
+  py::class_<Report, Instrument, std::shared_ptr<Report>>(
+      m, "Report",
+      "One HTML page about a run, written to `path` when the context exits: the plan, a timeline, each pass's "
+      "time and effect, each change as a diff, the pass graph, and a failure with its replay.")
+      .def(py::init([](const std::filesystem::path& path) { return std::make_shared<Report>(path); }), py::arg("path"))
+      .def("html", &Report::html, "The page as it stands.");
 
   py::class_<DumpDir, Instrument, std::shared_ptr<DumpDir>>(
       m, "DumpDir", "The input, then the IR after each pass, as numbered files in a directory.")

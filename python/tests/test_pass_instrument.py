@@ -407,6 +407,17 @@ def test_trace_in_memory_and_to_a_file(tmp_path):
         assert {"InferType", "FoldConstant"} <= names
 
 
+def test_report_writes_the_runs_page(tmp_path):
+    path = tmp_path / "report.html"
+    report = instrument.Report(path)
+    with passline.PassContext(instruments=[report]):
+        passline.parse_pipeline("InferType,FoldConstant")(parse())
+    page = path.read_text()
+    assert page.startswith("<!DOCTYPE html>") and page == report.html()
+    assert "<pre>InferType\nFoldConstant\n</pre>" in page  # the plan as it ran
+    assert '<script type="application/json" id="times">' in page
+
+
 def test_dump_dir_numbers_the_dumps(tmp_path):
     with passline.PassContext(instruments=[instrument.DumpDir(tmp_path / "dumps")]):
         passline.parse_pipeline("InferType,FoldConstant")(parse())

@@ -65,4 +65,11 @@ nested='builtin.module(func.func(canonicalize,cse))'
   grep -qx '  p1 \[label="canonicalize"\];' "$work/graph.dot" && ! grep -q 'func.func' "$work/graph.dot" &&
   ok "--print-pass-graph writes the passes run as DOT instead of the module" || fail "--print-pass-graph: $(cat "$work/graph.dot")"
 
+# --report: the page of the run, with MLIR's function passes changing functions.
+"$tool" "$corpus/func_arith.mlir" --passes="$nested" --report="$work/report.html" -o "$work/reported.mlir" &&
+  cmp -s "$work/reported.mlir" "$work/untimed.mlir" &&
+  grep -q '<pre>builtin.module$' "$work/report.html" && grep -q '^  canonicalize$' "$work/report.html" &&
+  grep -qE '<summary>[0-9]+\. builtin.module/canonicalize: [0-9]+ functions? changed</summary>' "$work/report.html" &&
+  ok "--report writes the run's page" || fail "--report: $(head -c 300 "$work/report.html")"
+
 [[ $failures == 0 ]]

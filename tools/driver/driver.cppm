@@ -64,6 +64,7 @@ struct InstrumentFlags {
   bool verify_each = false;
   std::optional<std::int64_t> bisect_limit;
   bool print_pass_graph = false;  // the driver adds the instrument: its output replaces the IR
+  std::string report;             // the driver adds it (report_instrument): it names the replay
 };
 
 /// The flags that set the pass context a pipeline runs in: with the
@@ -130,6 +131,17 @@ std::string reproducer_settings(const ContextFlags& flags, int opt_level) {
   std::string settings = fmt::format("--opt-level={}", opt_level);
   for (const std::string& setting : flags.config) settings += " --config " + support::shell_word(setting);
   return settings;
+}
+
+/// The instrument of `--report` (null without it): a failed run's replay
+/// line is `tool`'s, with the run's settings (as reproducer_settings), and
+/// names `reproducer_file` when the run writes one too.
+std::shared_ptr<Report> report_instrument(const InstrumentFlags& flags, const ContextFlags& context, int opt_level,
+                                          std::string tool, std::string reproducer_file) {
+  if (flags.report.empty()) return nullptr;
+  return std::make_shared<Report>(flags.report, Report::Options{.tool = std::move(tool),
+                                                                .settings = reproducer_settings(context, opt_level),
+                                                                .reproducer_file = std::move(reproducer_file)});
 }
 
 /// A note on stderr for each pass named in the pipeline text that will not
@@ -315,6 +327,11 @@ void add_instrument_flags(CLI::App& app, InstrumentFlags& flags, const IRWords& 
   app.add_option("--opt-bisect-limit", flags.bisect_limit,
                  "run only the first N optional passes, saying of each whether it runs, e.g. --opt-bisect-limit=3")
       ->option_text("N")->group("Debugging");
+  app.add_option("--report", flags.report,
+                 "write one HTML page about the run to FILE: the plan, a timeline, each pass's time and effect, "
+                 "each change as a diff, the pass graph, and a failure with its replay; open it in a browser, "
+                 "e.g. --report=report.html")
+      ->option_text("FILE")->group("Debugging");
   app.add_flag("--print-pass-graph", flags.print_pass_graph,
                "run the pipeline, then print the passes it ran with their required-by edges as Graphviz DOT "
                "instead of the IR, e.g. --print-pass-graph | dot -Tsvg > passes.svg")

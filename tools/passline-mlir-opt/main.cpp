@@ -136,6 +136,10 @@ int run(const Options& options) {
         "passline-mlir-opt");
     ctx.instruments.push_back(reproducer);
   }
+  if (auto report = passline::driver::report_instrument(options.instruments, options.context, ctx.opt_level,
+                                                        "passline-mlir-opt", options.reproducer)) {
+    ctx.instruments.push_back(std::move(report));
+  }
   const passline::driver::EndOfRunReport end_report{timings};
 
   // One pool of threads, passline's (TBB's): function passes run there, and

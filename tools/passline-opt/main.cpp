@@ -115,6 +115,10 @@ int run(const Options& options) {
         options.reproducer, passline::driver::reproducer_settings(options.context, ctx.opt_level));
     ctx.instruments.push_back(reproducer);
   }
+  if (auto report = passline::driver::report_instrument(options.instruments, options.context, ctx.opt_level,
+                                                        "passline-opt", options.reproducer)) {
+    ctx.instruments.push_back(std::move(report));
+  }
   const std::size_t threads = ctx.threads();  // for every phase
   const passline::driver::EndOfRunReport end_report{timings, options.stats ? ctx.statistics.get() : nullptr};
   passline::ir::Module module = passline::driver::timed(timings, "Parse input", [&] { return read_input(options, threads); });

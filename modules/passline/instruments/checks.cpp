@@ -41,6 +41,21 @@ bool OptBisect::should_run(const PassInfo& info, IRView, const PassPlace& place)
   return runs;
 }
 
+namespace {
+
+/// The pass as pipeline text, with its options, as one shell word.
+std::string pass_word(const PassInfo& info, const PassPlace& place) {
+  return support::shell_word("--passes=" + pass_text(info.name, place.options));
+}
+
+}  // namespace
+
+std::string Reproducer::first_line(std::string_view comment, std::string_view tool, const PassInfo& info,
+                                   const PassPlace& place, std::string_view settings) {
+  return fmt::format("{} {} {}{}{}\n", comment, marker_of(tool), pass_word(info, place), settings.empty() ? "" : " ",
+                     settings);
+}
+
 void Reproducer::enter_context() {
   written_ = false;
   error_.clear();
@@ -49,12 +64,9 @@ void Reproducer::enter_context() {
 
 void Reproducer::after_failed_pass(const PassInfo& info, IRView ir, const PassPlace& place, std::exception_ptr) {
   if (place.pipeline || written_ || !error_.empty()) return;  // the innermost pass that failed, once
-  // The pass as pipeline text, with its options, as one shell word.
-  const std::string pass = support::shell_word("--passes=" + pass_text(info.name, place.options));
   try {
     if (!output_) output_ = std::make_unique<support::OutputFile>(file_);
-    output_->write(fmt::format("{} {} {}{}{}\n", comment_, marker_, pass, settings_.empty() ? "" : " ",
-                               settings_));
+    output_->write(first_line(comment_, tool_, info, place, settings_));
     output_->write(detail::with_newline(ir.print()));
     output_->commit();
     written_ = true;

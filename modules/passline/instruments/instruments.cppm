@@ -355,11 +355,15 @@ class Reproducer final : public Instrument {
   bool wants_failed_input() const override { return true; }
   /// What a reproducer's first line says before the replay flags.
   static std::string marker_of(std::string_view tool) { return std::string(tool) + " reproducer:"; }
+  /// A reproducer's first line for pass `info` at `place`, ending in a newline:
+  /// `COMMENT TOOL reproducer: '--passes=PASS{OPTIONS}' SETTINGS`.
+  static std::string first_line(std::string_view comment, std::string_view tool, const PassInfo& info,
+                                const PassPlace& place, std::string_view settings);
 
   Reproducer(std::filesystem::path file, std::string settings, std::string comment = "//",
              std::string tool = "passline-opt")
       : file_(std::move(file)), settings_(std::move(settings)), comment_(std::move(comment)),
-        marker_(marker_of(tool)) {}
+        tool_(std::move(tool)) {}
 
   /// Begins the write (an OutputFile), so that a path that cannot be written
   /// fails before any pass runs; a run that does not fail writes nothing.
@@ -378,10 +382,71 @@ class Reproducer final : public Instrument {
   std::filesystem::path file_;
   std::string settings_;
   std::string comment_;
-  std::string marker_;
+  std::string tool_;
   std::unique_ptr<support::OutputFile> output_;
   std::string error_;
   bool written_ = false;
+};
+
+}  // namespace passline
+
+export namespace passline {
+
+/// `--report=FILE.html`: one self-contained HTML page about a run, to open
+/// in a browser: the plan as it ran (each step with why it runs), a
+/// timeline of passes, functions and analyses on one time axis (a lane per
+/// thread), per pass its time, how many functions it changed, the size of
+/// the IR after it and its statistics, the diff of each change (per
+/// function, for an IR whose traits print functions alone), the IR before
+/// and after, the graph of required and preserved passes, and on a failed
+/// run the error, the failing pass and how to replay it. No network, no
+/// file beside it. Times, which change from run to run, are kept in one
+/// block of the page (`<script id="times">`) that its script draws from:
+/// everything else is the same bytes for the same run on any number of
+/// threads. Large texts are cut, with a note saying so, never dropped.
+class Report final : public Instrument {
+ public:
+  struct Options {
+    /// The program that replays a reproducer, and the flags of the run that
+    /// matter (as Reproducer takes them), for a failed run's replay line.
+    std::string tool = "passline-opt";
+    std::string settings = {};
+    std::string comment = "//";
+    /// A reproducer file the run also writes (`--reproducer`): the page names it.
+    std::string reproducer_file = {};
+    /// Cuts: a pass's diff, the IR before and after, all diffs together (bytes).
+    std::size_t diff_limit = 64 * 1024;
+    std::size_t ir_limit = 256 * 1024;
+    std::size_t page_diff_budget = 8 * 1024 * 1024;
+  };
+  /// A report written to `file` (an OutputFile) when the context exits; the
+  /// write begins when it is entered, so that a path that cannot be written
+  /// fails before any pass runs.
+  explicit Report(std::filesystem::path file, Options options);
+  explicit Report(std::filesystem::path file) : Report(std::move(file), Options{}) {}
+  ~Report() override;
+
+  bool wants_functions() const override { return true; }
+  bool wants_failed_input() const override { return true; }
+  void enter_context() override;
+  void exit_context() override;
+  void before_pass(const PassInfo& info, IRView ir, const PassPlace& place) override;
+  void after_pass(const PassInfo& info, IRView ir, const PassPlace& place) override;
+  void after_failed_pass(const PassInfo& info, IRView ir, const PassPlace& place, std::exception_ptr error) override;
+  void before_function(const PassInfo& info, std::string_view function) override;
+  void after_function(const PassInfo& info, std::string_view function) override;
+  void before_analysis(const AnalysisInfo& info, std::string_view unit) override;
+  void after_analysis(const AnalysisInfo& info, std::string_view unit) override;
+
+  /// The page as it stands (what exit_context writes).
+  std::string html() const;
+
+ private:
+  struct State;
+  std::filesystem::path file_;
+  Options options_;
+  std::unique_ptr<State> state_;
+  std::unique_ptr<support::OutputFile> output_;
 };
 
 }  // namespace passline

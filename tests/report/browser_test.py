@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""passline-opt's --report page, opened as a person opens it: in headless
+Chromium (Debian's chromium and chromium-driver, through Selenium).
+
+    browser_test.py PASSLINE_OPT EXAMPLES_DIR [--screenshot PATH]
+
+Runs O2 on examples/ir/cleanup.ir on one thread and on two, and a run that
+fails (examples/ir/failing/mixed_types.ir); checks that the two reports are
+the same bytes apart from their times; then opens the reports from file://,
+checks that the page logs no error, finds the plan, the timeline's bars, a
+diff it opens by clicking, the pass graph, and the failing run's error, and
+saves a screenshot (into the test's own directory unless --screenshot names
+a path: docs/debugging.md's picture is made so).
+"""
+import argparse
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+
+TIMES = re.compile(r'<script type="application/json" id="times">.*?</script>', re.S)
+failures = []
+
+
+def check(ok, what):
+    print(("ok: " if ok else "FAIL: ") + what)
+    if not ok:
+        failures.append(what)
+
+
+def run(tool, *args, expect=0):
+    done = subprocess.run([tool, *args], capture_output=True, text=True)
+    check(done.returncode == expect, f"passline-opt {' '.join(args[1:])} exits {expect} (got {done.returncode}: "
+                                     f"{done.stderr.strip()[:200]})")
+    return done
+
+
+def browser(profile):
+    options = Options()
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--window-size=1280,1400", f"--user-data-dir={profile}"):
+        options.add_argument(flag)
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    service = Service(executable_path=shutil.which("chromedriver") or "/usr/bin/chromedriver")
+    return webdriver.Chrome(options=options, service=service)
+
+
+def console_errors(driver):
+    return [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("tool")
+    parser.add_argument("examples")
+    parser.add_argument("--screenshot")
+    args = parser.parse_args()
+    work = pathlib.Path(tempfile.mkdtemp())
+    try:
+        examples = pathlib.Path(args.examples)
+        one, two, failed = work / "one.html", work / "two.html", work / "failed.html"
+        run(args.tool, str(examples / "cleanup.ir"), "-O2", "--threads=1", f"--report={one}", "-o", str(work / "1.ir"))
+        run(args.tool, str(examples / "cleanup.ir"), "-O2", "--threads=2", f"--report={two}", "-o", str(work / "2.ir"))
+        run(args.tool, str(examples / "failing" / "mixed_types.ir"), "-O2", f"--report={failed}",
+            "-o", str(work / "3.ir"), expect=1)
+        page_one, page_two = one.read_text(), two.read_text()
+        check(len(TIMES.findall(page_one)) == 1, "the times are in one block")
+        check(TIMES.sub("", page_one) == TIMES.sub("", page_two),
+              "the reports on one thread and on two are the same bytes apart from the times")
+        check("http://" not in TIMES.sub("", page_one).replace("http://www.w3.org/2000/svg", "")
+              and "https://" not in page_one and "src=" not in page_one,
+              "the page loads nothing from anywhere")
+
+        driver = browser(work / "profile")
+        try:
+            driver.get(one.as_uri())
+            check(console_errors(driver) == [], f"the page logs no error: {console_errors(driver)}")
+            plan = driver.find_element(By.CSS_SELECTOR, "#plan pre").text
+            check(plan.splitlines()[:3] == ["O2", "  InferType", "  FoldConstant"], f"the plan is O2's: {plan!r}")
+            bars = driver.find_elements(By.CSS_SELECTOR, "#timeline-chart svg g.bar rect")
+            check(len(bars) >= 7, f"the timeline has a bar for each pass and function ({len(bars)})")
+            times = driver.find_elements(By.CSS_SELECTOR, "td[data-step]")
+            check(times and all(re.fullmatch(r"\d+\.\d+", t.text) for t in times), "each pass has its time")
+            diff = driver.find_elements(By.CSS_SELECTOR, "#changes details.diff")[0]
+            body = diff.find_element(By.TAG_NAME, "pre")
+            check(not body.is_displayed(), "a diff is collapsed until clicked")
+            diff.find_element(By.TAG_NAME, "summary").click()
+            check(body.is_displayed() and body.find_elements(By.CSS_SELECTOR, "span.add"),
+                  "clicking a diff opens it, with its added lines marked")
+            graph = driver.find_elements(By.CSS_SELECTOR, "#pass-graph g.node")
+            check(len(graph) >= 5, f"the pass graph draws the passes ({len(graph)})")
+            check(driver.find_elements(By.CSS_SELECTOR, "#pass-graph path.requires"), "the pass graph draws requirements")
+            shot = pathlib.Path(args.screenshot) if args.screenshot else work / "report.png"
+            driver.save_screenshot(str(shot))
+            check(shot.stat().st_size > 10000, f"a screenshot is saved ({shot})")
+
+            driver.get(failed.as_uri())
+            check(console_errors(driver) == [], f"the failed run's page logs no error: {console_errors(driver)}")
+            error = driver.find_element(By.ID, "error").text
+            check("pass 'InferType' failed" in error, f"the failed run's page shows the error: {error!r}")
+            diagnostics = driver.find_element(By.CSS_SELECTOR, "#diagnostics pre").text
+            check("mixed_types.ir:5:3: error: 'add' needs operands of one type, not i64 and bool" in diagnostics,
+                  f"and the diagnostic with its position: {diagnostics!r}")
+            check(driver.find_element(By.ID, "failed-pass").text == "InferType", "it names the failing pass")
+            check("passline-opt --run-reproducer" in driver.find_element(By.ID, "replay").text, "it says how to replay")
+            red = driver.find_elements(By.CSS_SELECTOR, "#timeline-chart rect[fill='#ff8182']")
+            check(len(red) == 1, "the timeline marks the failing pass")
+        finally:
+            driver.quit()
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
