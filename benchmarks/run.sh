@@ -120,6 +120,15 @@ command_line "$(rel "$build")/benchmarks/vs_mlir_generate 43000 3 IN.ir IN.mlir 
 "$build/benchmarks/instruments_overhead" "$work/in.ir" 15 >"$work/instruments.txt"
 text "$work/instruments.txt"
 
+say "report"
+section "The report: what --report costs" \
+"[report/run.sh](../benchmarks/report/run.sh): passline-opt -O2 on 10^5 operations with no instrument, with
+\`--print-changed=diff\` and with \`--report\`, alternating; then the report of O2 on 10^6 operations, its size,
+and how long headless Chromium takes to open it."
+command_line "benchmarks/report/run.sh $(rel "$build")"
+"$here/report/run.sh" "$build" >"$work/report.txt"
+text "$work/report.txt"
+
 say "python"
 section "Python" \
 "[python/overhead.py](../benchmarks/python/overhead.py): O2 run from Python against the same run from C++,

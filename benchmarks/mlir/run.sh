@@ -79,14 +79,24 @@ printf '%-48s | %14s %14s | %8s | %s\n' pipeline "passline" "mlir" "ratio" "same
 printf '%-48s | %14s %14s | %8s | %s\n' "$nested" "$ip" "$im" "$(ratio "$ip" "$im")" "$(same "$work/ip.mlir" "$work/im.mlir")"
 
 echo
-echo "== what watching costs, one thread: each tool's instrumented run over its plain run above (best of $runs)"
+echo "== what watching costs, one thread: each tool's instrumented run over its own plain run (best of $runs;"
+echo "   the plain and the instrumented runs of both tools alternate round by round)"
+every="$runs"; runs=1
+for ((round = 0; round < every; ++round)); do
+  run_both pp mp 1 --passes="$nested" -o "$work/pp.mlir" -- --pass-pipeline="$nested" -o "$work/mp.mlir"
+  run_both pt mt 1 --passes="$nested" -o "$work/pt.mlir" --time-passes -- \
+    --pass-pipeline="$nested" -o "$work/mt.mlir" --mlir-timing
+  run_both pc mc 1 --passes="$nested" -o "$work/pc.mlir" --print-changed -- \
+    --pass-pipeline="$nested" -o "$work/mc.mlir" --mlir-print-ir-after-all --mlir-print-ir-after-change
+done
+runs="$every"
 printf '%-58s | %10s %10s | %9s %9s\n' instrument "passline s" "mlir s" "passline x" "mlir x"
-run_both pt mt 1 --passes="$nested" -o "$work/pt.mlir" --time-passes -- \
-  --pass-pipeline="$nested" -o "$work/mt.mlir" --mlir-timing
+printf '%-58s | %10s %10s | %9s %9s\n' "(none)" "${best[pp]}" "${best[mp]}" 1 1
 printf '%-58s | %10s %10s | %9s %9s\n' "--time-passes / -mlir-timing" "${best[pt]}" "${best[mt]}" \
-  "$(ratio "${best[pt]}" "${best[p1]}")" "$(ratio "${best[mt]}" "${best[m1]}")"
-run_both pc mc 1 --passes="$nested" -o "$work/pc.mlir" --print-changed -- \
-  --pass-pipeline="$nested" -o "$work/mc.mlir" --mlir-print-ir-after-all --mlir-print-ir-after-change
+  "$(ratio "${best[pt]}" "${best[pp]}")" "$(ratio "${best[mt]}" "${best[mp]}")"
 printf '%-58s | %10s %10s | %9s %9s\n' "--print-changed / --mlir-print-ir-after-change (to a file)" \
-  "${best[pc]}" "${best[mc]}" "$(ratio "${best[pc]}" "${best[p1]}")" "$(ratio "${best[mc]}" "${best[m1]}")"
+  "${best[pc]}" "${best[mc]}" "$(ratio "${best[pc]}" "${best[pp]}")" "$(ratio "${best[mc]}" "${best[mp]}")"
 echo "(x: the instrumented run's time over the same tool's plain run; printed: passline $(wc -c <"$work/pc.out.err") bytes, mlir-opt $(wc -c <"$work/mc.out.err") bytes)"
+it=$(instructions "$work/it" "$work/passline-mlir-opt" "$work/small.mlir" --threads=1 --passes="$nested" -o "$work/it.mlir" --time-passes)
+imt=$(instructions "$work/imt" "$mlir_opt" "$work/small.mlir" --mlir-disable-threading --pass-pipeline="$nested" -o "$work/imt.mlir" --mlir-timing)
+echo "(timing in instructions, callgrind, on the $small functions above: passline x $(ratio "$it" "$ip"), mlir x $(ratio "$imt" "$im"))"

@@ -98,28 +98,40 @@ struct Report::State {
     return std::chrono::duration<double, std::micro>(t - start).count();
   }
 
-  /// Records the IR as it stands; returns the diff from the IR recorded
-  /// before, and how many functions changed (when it can tell).
-  std::pair<std::string, std::optional<std::size_t>> record(IRView ir, std::size_t diff_limit) {
-    std::string diff;
+  struct Recorded {
+    std::string diff;                   // from the IR recorded before
+    std::optional<std::size_t> changed;  // functions, when it can tell
+    std::string note;                   // of changed functions left out of the diff
+  };
+  /// Records the IR as it stands. Functions are diffed until the diff
+  /// reaches `diff_limit`; the rest are counted in the note.
+  Recorded record(IRView ir, std::size_t diff_limit) {
+    std::string diff, note;
     std::optional<std::size_t> changed;
     std::string now = ir.print();
     if (ir.prints_functions()) {
       std::vector<IRView::FunctionText> after = ir.functions();
       std::map<std::string_view, std::string_view> before;
       for (const auto& f : functions) before.emplace(f.name, f.text);
-      std::size_t count = 0;
+      std::size_t count = 0, left_out = 0;
+      auto add = [&](std::string_view old, std::string_view now, const std::string& name, std::string_view after_label) {
+        ++count;
+        if (diff.size() >= diff_limit) {
+          ++left_out;
+          return;
+        }
+        diff += support::unified_diff(old, now, "before: " + name, after_label);
+      };
       for (const auto& f : after) {
         const auto found = before.find(f.name);
         const std::string_view old = found == before.end() ? std::string_view() : found->second;
         if (found != before.end()) before.erase(found);
-        if (old == f.text) continue;
-        ++count;
-        if (diff.size() < diff_limit) diff += support::unified_diff(old, f.text, "before: " + f.name, "after: " + f.name);
+        if (old != f.text) add(old, f.text, f.name, "after: " + f.name);
       }
-      for (const auto& [name, old] : before) {  // functions the pass removed
-        ++count;
-        if (diff.size() < diff_limit) diff += support::unified_diff(old, "", "before: " + std::string(name), "after: (removed)");
+      for (const auto& [name, old] : before) add(old, "", std::string(name), "after: (removed)");  // functions the pass removed
+      if (left_out > 0) {
+        note = fmt::format("... and {} more changed function{}, not shown (the whole diff: --print-changed=diff)\n",
+                           left_out, left_out == 1 ? "" : "s");
       }
       functions = std::move(after);
       changed = count;
@@ -127,7 +139,7 @@ struct Report::State {
       diff = support::unified_diff(text, now, "before", "after");
     }
     text = std::move(now);
-    return {std::move(diff), changed};
+    return {std::move(diff), changed, std::move(note)};
   }
 };
 
@@ -192,16 +204,16 @@ void Report::after_pass(const PassInfo& info, IRView ir, const PassPlace& place)
   }
   s.fingerprint = fingerprint;
   const std::string before = fingerprint ? std::string() : s.text;
-  auto [diff, functions] = s.record(ir, options_.diff_limit);
+  State::Recorded recorded = s.record(ir, options_.diff_limit);
   step.size = line_count(s.text);
   if (!fingerprint && before == s.text) return;
   step.changed = true;
-  step.functions_changed = functions;
+  step.functions_changed = recorded.changed;
   if (s.diff_bytes >= options_.page_diff_budget) {
     step.diff = fmt::format("(not shown: the page's {} MiB of diffs are spent; the whole diff: --print-changed=diff)\n",
                             options_.page_diff_budget >> 20);
   } else {
-    step.diff = cut(diff, options_.diff_limit, "the whole diff: --print-changed=diff");
+    step.diff = cut(recorded.diff, options_.diff_limit, "the whole diff: --print-changed=diff") + recorded.note;
   }
   s.diff_bytes += step.diff.size();
 }

@@ -571,3 +571,53 @@ TEST(Instruments, ATraceThatCannotBeWrittenFailsBeforeAnyPassRuns) {
 }
 
 }  // namespace
+
+namespace {
+
+/// The page a Report writes of `pipeline` on `text`, with `options`; the
+/// run's exception, if any, is swallowed (the page is what is tested).
+std::string report_of(std::string_view pipeline, std::string_view text, passline::Report::Options options = {}) {
+  const passline::testing::TemporaryDirectory dir;
+  auto report = std::make_shared<passline::Report>(dir / "report.html", std::move(options));
+  {
+    passline::PassContext ctx;
+    ctx.instruments = {report};
+    auto scope = ctx.enter();
+    try {
+      (void)passline::parse_pipeline(pipeline, passline::pipelines::registry())(ir::parse(std::string(text)), ctx);
+    } catch (const passline::PassError&) {
+    }
+  }
+  std::ifstream in(dir / "report.html");
+  const std::string written(std::istreambuf_iterator<char>(in), {});
+  EXPECT_EQ(written, report->html());
+  return written;
+}
+
+}  // namespace
+
+TEST(Instruments, AReportShowsThePlanEachPassAndTheDiffOfTheFunctionsItChanged) {
+  const std::string page = report_of("FoldConstant,DeadCodeElimination",
+                                     std::string(program) + "def @g(%y: i64) -> i64 {\n  %y\n}\n");
+  EXPECT_NE(page.find("<pre>InferType  (required by FoldConstant)\nFoldConstant\nDeadCodeElimination\n</pre>"),
+            std::string::npos);
+  EXPECT_NE(page.find("<summary>2. FoldConstant: 1 function changed</summary>"), std::string::npos);
+  EXPECT_NE(page.find("--- before: f\n+++ after: f\n"), std::string::npos);  // @g did not change: no diff of it
+  EXPECT_EQ(page.find("--- before: g"), std::string::npos);
+  EXPECT_NE(page.find("<p id=\"summary\">3 passes ran; 2 changed the IR. The run succeeded.</p>"), std::string::npos);
+}
+
+TEST(Instruments, AReportCutsLargeTextsWithANoteAndNamesAFailure) {
+  std::string text;
+  for (int i = 0; i < 20; ++i) text += "def @f" + std::to_string(i) + "(%x: i64) -> i64 {\n  add(%x, mul(2, 3))\n}\n";
+  const std::string page = report_of("FoldConstant", text, {.diff_limit = 200, .ir_limit = 300});
+  EXPECT_NE(page.find("more changed functions, not shown (the whole diff: --print-changed=diff)"), std::string::npos);
+  EXPECT_NE(page.find("more lines not shown (the whole IR: --print-before-all)"), std::string::npos);
+
+  const std::string failed = report_of("FoldConstant", "def @f(%x: i64) -> i64 {\n  add(%x, true)\n}\n",
+                                       {.tool = "passline-opt", .settings = "--opt-level=2"});
+  EXPECT_NE(failed.find("<body data-failed=\"0\">"), std::string::npos);
+  EXPECT_NE(failed.find("<strong id=\"failed-pass\">InferType</strong>"), std::string::npos);
+  EXPECT_NE(failed.find("// passline-opt reproducer: --passes=InferType --opt-level=2\n"), std::string::npos);
+  EXPECT_NE(failed.find(":2:3: error: 'add' needs operands of one type, not i64 and bool</span>"), std::string::npos);
+}
