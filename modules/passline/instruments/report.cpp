@@ -282,13 +282,16 @@ constexpr std::string_view script = R"js(
     if (parent) parent.appendChild(e);
     return e;
   };
-  const end = Math.max(1, ...times.steps.map(s => s.start + s.duration), ...times.events.map(e => e.start + e.duration));
+  // The axis runs from the first pass to the last event: what the context did before is not the run's.
+  const starts = [...times.steps.map(s => s.start), ...times.events.map(e => e.start)];
+  const origin = starts.length ? Math.min(...starts) : 0;
+  const end = Math.max(origin + 1, ...times.steps.map(s => s.start + s.duration), ...times.events.map(e => e.start + e.duration));
   const width = 1100, left = 90, row = 16;
   const depths = Math.max(1, ...times.steps.map(s => s.depth + 1));
   const threads = Math.max(0, ...times.events.map(e => e.thread + 1));
   const height = (depths + threads) * row + 30;
   const svg = make('svg', {width: width + left + 10, height: height, role: 'img', 'aria-label': 'timeline'});
-  const x = t => left + (t / end) * width;
+  const x = t => left + ((t - origin) / (end - origin)) * width;
   const bar = (y, start, duration, label, title, colour) => {
     const g = make('g', {class: 'bar'}, svg);
     make('rect', {x: x(start), y: y, width: Math.max(1, x(start + duration) - x(start)), height: row - 2, fill: colour}, g);
@@ -311,7 +314,7 @@ constexpr std::string_view script = R"js(
   }
   make('text', {x: left, y: height - 4}, svg).textContent = '0 ms';
   const last = make('text', {x: left + width, y: height - 4, 'text-anchor': 'end'}, svg);
-  last.textContent = `${ms(end)} ms`;
+  last.textContent = `${ms(end - origin)} ms`;
   document.getElementById('timeline-chart').appendChild(svg);
 })();
 )js";
