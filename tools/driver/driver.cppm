@@ -49,6 +49,7 @@ struct IRWords {
   std::string_view extension;       // of its files, for --dump-dir: ".ir"
   std::string_view print_before;    // passes to name in --print-before's example: "CSE,DCE"
   std::string_view print_after;     // in --print-after's: "FoldConstant"
+  std::string_view unit;            // what a reproducer holds: "IR", "module"
 };
 
 /// The flags of the instruments both drivers have.
@@ -63,8 +64,10 @@ struct InstrumentFlags {
   std::string dump_dir;
   bool verify_each = false;
   std::optional<std::int64_t> bisect_limit;
-  bool print_pass_graph = false;  // the driver adds the instrument: its output replaces the IR
-  std::string report;             // the driver adds it (report_instrument): it names the replay
+  // Instruments that name the run's tool or settings: add_run_instruments.
+  bool print_pass_graph = false;
+  std::string reproducer;
+  std::string report;
 };
 
 /// The flags that set the pass context a pipeline runs in: with the
@@ -133,15 +136,33 @@ std::string reproducer_settings(const ContextFlags& flags, int opt_level) {
   return settings;
 }
 
-/// The instrument of `--report` (null without it): a failed run's replay
-/// line is `tool`'s, with the run's settings (as reproducer_settings), and
-/// names `reproducer_file` when the run writes one too.
-std::shared_ptr<Report> report_instrument(const InstrumentFlags& flags, const ContextFlags& context, int opt_level,
-                                          std::string tool, std::string reproducer_file) {
-  if (flags.report.empty()) return nullptr;
-  return std::make_shared<Report>(flags.report, Report::Options{.tool = std::move(tool),
-                                                                .settings = reproducer_settings(context, opt_level),
-                                                                .reproducer_file = std::move(reproducer_file)});
+/// What a driver reads of its run's instruments once the run is over.
+struct RunInstruments {
+  std::shared_ptr<PassGraph> graph;        // --print-pass-graph: its DOT replaces the IR
+  std::shared_ptr<Reproducer> reproducer;  // --reproducer: why it could not be written, if so
+};
+
+/// Adds to `ctx` the instruments that name the run's tool or its settings
+/// (as reproducer_settings): --print-pass-graph, --reproducer, replayed by
+/// `tool`, and --report, whose replay line is the reproducer's and names
+/// its file.
+RunInstruments add_run_instruments(PassContext& ctx, const InstrumentFlags& flags, const ContextFlags& context,
+                                   const std::string& tool) {
+  RunInstruments added;
+  if (flags.print_pass_graph) {
+    added.graph = std::make_shared<PassGraph>();
+    ctx.instruments.push_back(added.graph);
+  }
+  const std::string settings = reproducer_settings(context, ctx.opt_level);
+  if (!flags.reproducer.empty()) {
+    added.reproducer = std::make_shared<Reproducer>(flags.reproducer, settings, "//", tool);
+    ctx.instruments.push_back(added.reproducer);
+  }
+  if (!flags.report.empty()) {
+    ctx.instruments.push_back(std::make_shared<Report>(
+        flags.report, Report::Options{.tool = tool, .settings = settings, .reproducer_file = flags.reproducer}));
+  }
+  return added;
 }
 
 /// A note on stderr for each pass named in the pipeline text that will not
@@ -327,6 +348,11 @@ void add_instrument_flags(CLI::App& app, InstrumentFlags& flags, const IRWords& 
   app.add_option("--opt-bisect-limit", flags.bisect_limit,
                  "run only the first N optional passes, saying of each whether it runs, e.g. --opt-bisect-limit=3")
       ->option_text("N")->group("Debugging");
+  app.add_option("--reproducer", flags.reproducer,
+                 fmt::format("when a pass fails, write the {} it failed on and how to replay it to FILE, "
+                             "e.g. --reproducer=crash{}",
+                             words.unit, words.extension))
+      ->option_text("FILE")->group("Debugging");
   app.add_option("--report", flags.report,
                  "write one HTML page about the run to FILE: the plan, a timeline, each pass's time and effect, "
                  "each change as a diff, the pass graph, and a failure with its replay; open it in a browser, "

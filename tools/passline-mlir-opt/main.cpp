@@ -31,7 +31,8 @@ namespace {
 using passline::driver::Failure;
 
 /// How passline-mlir-opt's help speaks of MLIR.
-constexpr passline::driver::IRWords mlir_words{.extension = ".mlir", .print_before = "cse", .print_after = "canonicalize"};
+constexpr passline::driver::IRWords mlir_words{
+    .extension = ".mlir", .print_before = "cse", .print_after = "canonicalize", .unit = "module"};
 
 struct Options {
   std::string input = "-";
@@ -43,7 +44,6 @@ struct Options {
   std::string print_pipeline;
   bool no_verify = false;
   passline::driver::InstrumentFlags instruments;
-  std::string reproducer;
   std::string run_reproducer;
   std::optional<std::string> reproducer_text;  // the file --run-reproducer names, read once
 };
@@ -74,10 +74,10 @@ std::vector<std::shared_ptr<passline::Instrument>> instruments(const Options& o,
 }
 
 /// `object`, which is never destroyed: the process's end takes it back at
-/// once, as clang's -disable-free leaves its ASTs (freeing a large module
-/// operation by operation, then the context's uniqued types and attributes,
-/// is ... of a run). Kept reachable from a static, so that leak checkers
-/// do not count it.
+/// once, as clang's -disable-free leaves its ASTs, where freeing a large
+/// module operation by operation, then the context's uniqued types and
+/// attributes, is work to no purpose. Kept reachable from a static, so that
+/// leak checkers do not count it.
 template <class T>
 T& left_at_exit(std::unique_ptr<T> object) {
   static auto* const kept = new std::vector<void*>;
@@ -126,20 +126,9 @@ int run(const Options& options) {
   passline::driver::print_diagnostics(ctx, "passline-mlir-opt");
   std::shared_ptr<passline::PassTimings> timings;
   ctx.instruments = instruments(options, timings);
-  auto graph = std::make_shared<passline::PassGraph>();
-  if (options.instruments.print_pass_graph) ctx.instruments.push_back(graph);
   passline::support::OutputFile output(options.output);
-  std::shared_ptr<passline::Reproducer> reproducer;
-  if (!options.reproducer.empty()) {
-    reproducer = std::make_shared<passline::Reproducer>(
-        options.reproducer, passline::driver::reproducer_settings(options.context, ctx.opt_level), "//",
-        "passline-mlir-opt");
-    ctx.instruments.push_back(reproducer);
-  }
-  if (auto report = passline::driver::report_instrument(options.instruments, options.context, ctx.opt_level,
-                                                        "passline-mlir-opt", options.reproducer)) {
-    ctx.instruments.push_back(std::move(report));
-  }
+  const passline::driver::RunInstruments run_instruments =
+      passline::driver::add_run_instruments(ctx, options.instruments, options.context, "passline-mlir-opt");
   const passline::driver::EndOfRunReport end_report{timings};
 
   // One pool of threads, passline's (TBB's): function passes run there, and
@@ -157,6 +146,7 @@ int run(const Options& options) {
       module = pipeline(std::move(module), ctx);
     } catch (...) {
       const int code = report(std::current_exception());
+      const auto& reproducer = run_instruments.reproducer;
       if (reproducer && !reproducer->error().empty()) {
         fmt::print(stderr, "passline-mlir-opt: error: {}\n", reproducer->error());
       }
@@ -164,8 +154,8 @@ int run(const Options& options) {
     }
   }
   if (ctx.diagnostics->error_count() > errors_before) return 1;
-  if (options.instruments.print_pass_graph) {
-    output.write(graph->dot());
+  if (run_instruments.graph) {
+    output.write(run_instruments.graph->dot());
   } else {
     passline::driver::timed(timings, "Print output", [&] {
       passline::mlir::print(module, [&output](std::string_view text) { output.write(text); });
@@ -201,10 +191,6 @@ int main(int argc, char** argv) {
                "MLIR's passes do not verify what they made (they do by default, as mlir-opt's --verify-each; "
                "--verify-each here verifies the whole module after every pass)");
   passline::driver::add_instrument_flags(app, options.instruments, mlir_words);
-  app.add_option("--reproducer", options.reproducer,
-                 "when a pass fails, write the module it failed on and how to replay it to FILE, "
-                 "e.g. --reproducer=crash.mlir")
-      ->option_text("FILE")->group("Debugging");
   app.add_option("--run-reproducer", options.run_reproducer,
                  "replay a file written by --reproducer: its module through the pass that failed, "
                  "e.g. --run-reproducer crash.mlir")

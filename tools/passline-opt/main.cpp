@@ -30,7 +30,8 @@ namespace {
 using passline::driver::Failure;
 
 /// How passline-opt's help speaks of the reference IR.
-constexpr passline::driver::IRWords ir_words{.extension = ".ir", .print_before = "CSE,DCE", .print_after = "FoldConstant"};
+constexpr passline::driver::IRWords ir_words{
+    .extension = ".ir", .print_before = "CSE,DCE", .print_after = "FoldConstant", .unit = "IR"};
 
 struct Options {
   std::string input = "-";
@@ -45,7 +46,6 @@ struct Options {
   // Instruments.
   passline::driver::InstrumentFlags instruments;
   bool verify_preserved = false;
-  std::string reproducer;
   std::string run_reproducer;
   std::optional<std::string> reproducer_text;  // the file --run-reproducer names, read once
   bool stats = false;
@@ -104,21 +104,11 @@ int run(const Options& options) {
 
   std::shared_ptr<passline::PassTimings> timings;
   ctx.instruments = instruments(options, timings);
-  auto graph = std::make_shared<passline::PassGraph>();
-  if (options.instruments.print_pass_graph) ctx.instruments.push_back(graph);
   // The output is opened first, so that a path that cannot be written fails
   // before any work; it is written only once everything succeeded.
   passline::support::OutputFile output(options.output);
-  std::shared_ptr<passline::Reproducer> reproducer;
-  if (!options.reproducer.empty()) {
-    reproducer = std::make_shared<passline::Reproducer>(
-        options.reproducer, passline::driver::reproducer_settings(options.context, ctx.opt_level));
-    ctx.instruments.push_back(reproducer);
-  }
-  if (auto report = passline::driver::report_instrument(options.instruments, options.context, ctx.opt_level,
-                                                        "passline-opt", options.reproducer)) {
-    ctx.instruments.push_back(std::move(report));
-  }
+  const passline::driver::RunInstruments run_instruments =
+      passline::driver::add_run_instruments(ctx, options.instruments, options.context, "passline-opt");
   const std::size_t threads = ctx.threads();  // for every phase
   const passline::driver::EndOfRunReport end_report{timings, options.stats ? ctx.statistics.get() : nullptr};
   passline::ir::Module module = passline::driver::timed(timings, "Parse input", [&] { return read_input(options, threads); });
@@ -130,6 +120,7 @@ int run(const Options& options) {
       module = pipeline(std::move(module), ctx);
     } catch (...) {
       const int code = report(std::current_exception());
+      const auto& reproducer = run_instruments.reproducer;
       if (reproducer && !reproducer->error().empty()) fmt::print(stderr, "passline-opt: error: {}\n", reproducer->error());
       return code;
     }
@@ -138,8 +129,8 @@ int run(const Options& options) {
   // be written) has reported it: the run fails, and writes no output.
   if (ctx.diagnostics->error_count() > errors_before) return 1;
   if (!options.no_verify) passline::driver::timed(timings, "Verify output", [&] { passline::ir::verify(module, threads); });
-  if (options.instruments.print_pass_graph) {
-    output.write(graph->dot());
+  if (run_instruments.graph) {
+    output.write(run_instruments.graph->dot());
     output.commit();
     return 0;
   }
@@ -196,9 +187,6 @@ int main(int argc, char** argv) {
       ->group("Debugging");
   app.add_flag("--stats", options.stats, "print the counters passes keep (constants folded, lets dropped...) at the end")
       ->group("Debugging");
-  app.add_option("--reproducer", options.reproducer,
-                 "when a pass fails, write the IR it failed on and how to replay it to FILE, e.g. --reproducer=crash.ir")
-      ->option_text("FILE")->group("Debugging");
   app.add_option("--run-reproducer", options.run_reproducer,
                  "replay a file written by --reproducer: its IR through the pass that failed, e.g. --run-reproducer crash.ir")
       ->option_text("FILE")->group("Debugging");

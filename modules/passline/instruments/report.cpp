@@ -86,6 +86,7 @@ struct Report::State {
   bool started = false;
   std::optional<std::uint64_t> fingerprint;  // of the IR as last recorded
   std::string text;                          // the IR as last recorded, whole
+  std::size_t lines = 0;                     // in `text`
   std::vector<IRView::FunctionText> functions;  // and function by function, when it prints them
   std::string input;                         // the IR before the first pass
   std::size_t diff_bytes = 0;                // of all diffs kept
@@ -98,48 +99,62 @@ struct Report::State {
     return std::chrono::duration<double, std::micro>(t - start).count();
   }
 
+  /// Keeps the IR as it stands: its text, its size, its functions' texts.
+  void keep(IRView ir) {
+    text = ir.print();
+    lines = line_count(text);
+    if (ir.prints_functions()) functions = ir.functions();
+  }
+
   struct Recorded {
-    std::string diff;                   // from the IR recorded before
-    std::optional<std::size_t> changed;  // functions, when it can tell
+    bool changed = false;               // its text
+    std::string diff;                   // from the IR kept before
+    std::optional<std::size_t> functions;  // how many changed, when it can tell
     std::string note;                   // of changed functions left out of the diff
   };
-  /// Records the IR as it stands. Functions are diffed until the diff
-  /// reaches `diff_limit`; the rest are counted in the note.
-  Recorded record(IRView ir, std::size_t diff_limit) {
-    std::string diff, note;
-    std::optional<std::size_t> changed;
-    std::string now = ir.print();
-    if (ir.prints_functions()) {
-      std::vector<IRView::FunctionText> after = ir.functions();
-      std::map<std::string_view, std::string_view> before;
-      for (const auto& f : functions) before.emplace(f.name, f.text);
-      std::size_t count = 0, left_out = 0;
-      auto add = [&](std::string_view old, std::string_view now, const std::string& name, std::string_view after_label) {
-        ++count;
-        if (diff.size() >= diff_limit) {
-          ++left_out;
-          return;
-        }
-        diff += support::unified_diff(old, now, "before: " + name, after_label);
-      };
-      for (const auto& f : after) {
-        const auto found = before.find(f.name);
-        const std::string_view old = found == before.end() ? std::string_view() : found->second;
-        if (found != before.end()) before.erase(found);
-        if (old != f.text) add(old, f.text, f.name, "after: " + f.name);
-      }
-      for (const auto& [name, old] : before) add(old, "", std::string(name), "after: (removed)");  // functions the pass removed
-      if (left_out > 0) {
-        note = fmt::format("... and {} more changed function{}, not shown (the whole diff: --print-changed=diff)\n",
-                           left_out, left_out == 1 ? "" : "s");
-      }
-      functions = std::move(after);
-      changed = count;
-    } else {
-      diff = support::unified_diff(text, now, "before", "after");
+  /// Keeps the IR as it stands, and tells how it differs from the IR kept
+  /// before: it changed if its text did, or, for an IR with a fingerprint,
+  /// if that did (`by_fingerprint`, as --print-changed tells change).
+  /// Functions are diffed until the diff reaches `diff_limit`; the rest are
+  /// counted in the note.
+  Recorded record(IRView ir, std::size_t diff_limit, bool by_fingerprint) {
+    const std::string before_text = std::move(text);
+    const std::vector<IRView::FunctionText> before_functions = std::move(functions);
+    keep(ir);
+    Recorded out;
+    out.changed = by_fingerprint || text != before_text;
+    if (text == before_text) {
+      if (ir.prints_functions()) out.functions = 0;
+      return out;
     }
-    text = std::move(now);
-    return {std::move(diff), changed, std::move(note)};
+    if (!ir.prints_functions()) {
+      out.diff = support::unified_diff(before_text, text, "before", "after");
+      return out;
+    }
+    std::map<std::string_view, std::string_view> before;
+    for (const auto& f : before_functions) before.emplace(f.name, f.text);
+    std::size_t count = 0, left_out = 0;
+    auto add = [&](std::string_view old, std::string_view now, const std::string& name, std::string_view after_label) {
+      ++count;
+      if (out.diff.size() >= diff_limit) {
+        ++left_out;
+        return;
+      }
+      out.diff += support::unified_diff(old, now, "before: " + name, after_label);
+    };
+    for (const auto& f : functions) {
+      const auto found = before.find(f.name);
+      const std::string_view old = found == before.end() ? std::string_view() : found->second;
+      if (found != before.end()) before.erase(found);
+      if (old != f.text) add(old, f.text, f.name, "after: " + f.name);
+    }
+    for (const auto& [name, old] : before) add(old, "", std::string(name), "after: (removed)");  // functions the pass removed
+    if (left_out > 0) {
+      out.note = fmt::format("... and {} more changed function{}, not shown (the whole diff: --print-changed=diff)\n",
+                             left_out, left_out == 1 ? "" : "s");
+    }
+    out.functions = count;
+    return out;
   }
 };
 
@@ -170,7 +185,7 @@ void Report::before_pass(const PassInfo& info, IRView ir, const PassPlace& place
     s.statistics = PassContext::current().statistics;
     s.diagnostics = PassContext::current().diagnostics;
     s.fingerprint = ir.fingerprint();
-    s.record(ir, 0);
+    s.keep(ir);
     s.input = s.text;
   }
   State::Step step;
@@ -181,7 +196,7 @@ void Report::before_pass(const PassInfo& info, IRView ir, const PassPlace& place
   step.name = std::string(info.name);
   step.path = s.open.empty() ? step.name : s.steps[s.open.back()].path + "/" + step.name;
   step.start = s.since_start(Clock::now());
-  step.size = line_count(s.text);
+  step.size = s.lines;
   for (std::string_view name : info.required) step.required.emplace_back(name);
   for (std::string_view name : info.preserves) step.preserves.emplace_back(name);
   s.steps.push_back(std::move(step));
@@ -196,22 +211,16 @@ void Report::after_pass(const PassInfo& info, IRView ir, const PassPlace& place)
   State::Step& step = s.steps[s.open.back()];
   s.open.pop_back();
   step.duration = s.since_start(Clock::now()) - step.start;
-  if (place.pipeline) {
-    step.size = line_count(s.text);
-    return;
-  }
+  step.size = s.lines;
+  if (place.pipeline) return;
   const std::optional<std::uint64_t> fingerprint = ir.fingerprint();
-  if (fingerprint && fingerprint == s.fingerprint) {
-    step.size = line_count(s.text);
-    return;
-  }
+  if (fingerprint && fingerprint == s.fingerprint) return;
   s.fingerprint = fingerprint;
-  const std::string before = fingerprint ? std::string() : s.text;
-  State::Recorded recorded = s.record(ir, options_.diff_limit);
-  step.size = line_count(s.text);
-  if (!fingerprint && before == s.text) return;
+  State::Recorded recorded = s.record(ir, options_.diff_limit, fingerprint.has_value());
+  step.size = s.lines;
+  if (!recorded.changed) return;
   step.changed = true;
-  step.functions_changed = recorded.changed;
+  step.functions_changed = recorded.functions;
   if (s.diff_bytes >= options_.page_diff_budget) {
     step.diff = fmt::format("(not shown: the page's {} MiB of diffs are spent; the whole diff: --print-changed=diff)\n",
                             options_.page_diff_budget >> 20);
@@ -230,7 +239,7 @@ void Report::after_failed_pass(const PassInfo& info, IRView ir, const PassPlace&
   State::Step& step = s.steps[index];
   step.duration = s.since_start(Clock::now()) - step.start;
   step.failed = true;
-  step.size = line_count(s.text);
+  step.size = s.lines;
   if (s.failed_step) return;  // the innermost pass that failed, once
   s.failed_step = index;
   try {
