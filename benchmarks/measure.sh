@@ -16,6 +16,9 @@ measure() {
 }
 # Whether the "seconds MB" line $1 is faster than $2.
 faster() { awk -v a="$1" -v b="$2" 'BEGIN { split(a, x, " "); split(b, y, " "); exit !(x[1] < y[1]) }'; }
+# keep_best KEY TIME: best[KEY] becomes TIME ("seconds", or "seconds MB") if
+# it is faster than what best[KEY] holds (the caller's `declare -A best`).
+keep_best() { if [[ -z "${best[$1]:-}" ]] || faster "$2" "${best[$1]}"; then best[$1]="$2"; fi; }
 # The fastest of RUNS measured runs (noise only ever adds), with its memory:
 #   best_of RUNS OUT COMMAND...
 best_of() {

@@ -41,10 +41,8 @@ run_both() {  # run_both KEY_PASSLINE KEY_MLIR THREADS PASSLINE_ARGS... -- MLIR_
   [[ "$threads" == 1 ]] && mthreads=(--mlir-disable-threading)
   for ((r = 0; r < runs; ++r)); do
     local t
-    t=$(measure "$work/$kp.out" "$passline_mlir_opt" "$work/in.mlir" --threads="$threads" "${pargs[@]}" | cut -d' ' -f1)
-    if [[ -z "${best[$kp]:-}" ]] || awk -v a="$t" -v b="${best[$kp]}" 'BEGIN { exit !(a < b) }'; then best[$kp]=$t; fi
-    t=$(measure "$work/$km.out" "$mlir_opt" "$work/in.mlir" "${mthreads[@]}" "${margs[@]}" | cut -d' ' -f1)
-    if [[ -z "${best[$km]:-}" ]] || awk -v a="$t" -v b="${best[$km]}" 'BEGIN { exit !(a < b) }'; then best[$km]=$t; fi
+    keep_best "$kp" "$(measure "$work/$kp.out" "$passline_mlir_opt" "$work/in.mlir" --threads="$threads" "${pargs[@]}" | cut -d' ' -f1)"
+    keep_best "$km" "$(measure "$work/$km.out" "$mlir_opt" "$work/in.mlir" "${mthreads[@]}" "${margs[@]}" | cut -d' ' -f1)"
   done
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }

@@ -20,8 +20,7 @@ for ((round = 0; round < runs; ++round)); do
       diff) extra=(--print-changed=diff) ;;
       report) extra=(--report="$work/e5.html") ;;
     esac
-    t=$(measure "$work/$kind.out" "$opt" "$work/e5.ir" -O2 -o "$work/$kind.ir" "${extra[@]}" | cut -d' ' -f1)
-    if [[ -z "${best[$kind]:-}" ]] || awk -v a="$t" -v b="${best[$kind]}" 'BEGIN { exit !(a < b) }'; then best[$kind]=$t; fi
+    keep_best "$kind" "$(measure "$work/$kind.out" "$opt" "$work/e5.ir" -O2 -o "$work/$kind.ir" "${extra[@]}" | cut -d' ' -f1)"
   done
 done
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }

@@ -41,19 +41,11 @@ bool OptBisect::should_run(const PassInfo& info, IRView, const PassPlace& place)
   return runs;
 }
 
-namespace {
-
-/// The pass as pipeline text, with its options, as one shell word.
-std::string pass_word(const PassInfo& info, const PassPlace& place) {
-  return support::shell_word("--passes=" + pass_text(info.name, place.options));
-}
-
-}  // namespace
-
 std::string Reproducer::first_line(std::string_view comment, std::string_view tool, const PassInfo& info,
                                    const PassPlace& place, std::string_view settings) {
-  return fmt::format("{} {} {}{}{}\n", comment, marker_of(tool), pass_word(info, place), settings.empty() ? "" : " ",
-                     settings);
+  // The pass as pipeline text, with its options, as one shell word.
+  const std::string pass = support::shell_word("--passes=" + pass_text(info.name, place.options));
+  return fmt::format("{} {} {}{}{}\n", comment, marker_of(tool), pass, settings.empty() ? "" : " ", settings);
 }
 
 void Reproducer::enter_context() {
