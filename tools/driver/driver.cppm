@@ -402,9 +402,7 @@ std::vector<std::shared_ptr<Instrument>> instruments(const InstrumentFlags& flag
 /// location), and the source line with a caret where there is one.
 void print_diagnostics(PassContext& ctx, std::string tool) {
   ctx.diagnostics->set_handler([tool = std::move(tool)](const Diagnostic& d) {
-    constexpr const char* severities[] = {"note", "warning", "error"};
-    fmt::print(stderr, "{}: {}: {}\n", d.location.empty() ? tool : d.location, severities[static_cast<int>(d.severity)],
-               d.message);
+    fmt::print(stderr, "{}: {}: {}\n", d.location.empty() ? tool : d.location, d.severity_name(), d.message);
     if (!d.snippet.empty()) fmt::print(stderr, "{}\n", d.snippet);
   });
 }

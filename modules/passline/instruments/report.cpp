@@ -467,11 +467,8 @@ std::string Report::html() const {
   if (!diagnostics.empty()) {
     page += "<section id=\"diagnostics\">\n<h2>Diagnostics</h2>\n<pre>";
     for (const Diagnostic& d : diagnostics) {
-      const std::string_view severity = d.severity == Severity::error     ? "error"
-                                        : d.severity == Severity::warning ? "warning"
-                                                                          : "note";
-      page += fmt::format("<span class=\"{}\">{}{}{}: {}</span>\n{}", severity, escape(d.location),
-                          d.location.empty() ? "" : ": ", severity, escape(d.message),
+      page += fmt::format("<span class=\"{0}\">{1}{2}{0}: {3}</span>\n{4}", d.severity_name(), escape(d.location),
+                          d.location.empty() ? "" : ": ", escape(d.message),
                           d.snippet.empty() ? std::string() : escape(detail::with_newline(d.snippet)));
     }
     page += "</pre>\n</section>\n";
