@@ -115,7 +115,9 @@ class ThreadPool {
 
 /// Parses MLIR text (several top-level operations are wrapped in a module,
 /// as mlir-opt does); throws MlirError at the first error. `name` is the
-/// file name locations carry.
+/// file name locations carry. The context's threading is off while it
+/// parses (as mlir-opt parses) and back as it was after: no other thread may
+/// use the context meanwhile.
 Module parse(std::string_view text, std::string_view name, ::mlir::MLIRContext& context);
 Module parse_file(const std::string& path, ::mlir::MLIRContext& context);
 
