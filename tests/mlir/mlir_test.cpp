@@ -157,6 +157,22 @@ TEST_F(MlirTest, AParseErrorIsOneMessageWithPositionAndCaret) {
   }
 }
 
+TEST_F(MlirTest, ParsingLeavesTheContextsThreadingAsItFoundIt) {
+  // The parser turns the context's threading off while it reads, as mlir-opt
+  // does; the pool the caller gave the context is its own again after.
+  passline::mlir::ThreadPool pool(2);
+  mlir::MLIRContext threaded(passline::mlir::registry_of_dialects(), mlir::MLIRContext::Threading::DISABLED);
+  threaded.setThreadPool(pool.llvm());
+  (void)passline::mlir::parse(source, "test.mlir", threaded);
+  EXPECT_TRUE(threaded.isMultithreadingEnabled());
+  EXPECT_EQ(&threaded.getThreadPool(), &pool.llvm());
+  EXPECT_THROW((void)passline::mlir::parse("func.func @f() {", "test.mlir", threaded), passline::mlir::MlirError);
+  EXPECT_TRUE(threaded.isMultithreadingEnabled());
+  context.disableMultithreading();
+  (void)parse();
+  EXPECT_FALSE(context.isMultithreadingEnabled());
+}
+
 TEST_F(MlirTest, FingerprintTellsChange) {
   Module module = parse();
   const std::uint64_t before = passline::mlir::fingerprint(module);
