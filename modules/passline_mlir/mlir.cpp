@@ -3,6 +3,7 @@
 module;
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cstddef>
 #include <cstdint>
@@ -43,6 +44,23 @@ module passline.mlir;
 import passline;
 
 namespace passline::mlir {
+
+struct Module::Kept {
+  std::mutex functions_mutex;
+  std::mutex managers_mutex;
+  /// Pass managers not in use, by the serial number of the runner that made them.
+  std::map<std::uint64_t, std::vector<std::unique_ptr<::mlir::PassManager>>> idle_managers;
+};
+
+Module::Module() : kept_(std::make_unique<Kept>()) {}
+Module::Module(::mlir::OwningOpRef<::mlir::ModuleOp> module)
+    : module_(std::move(module)), kept_(std::make_unique<Kept>()) {}
+Module::Module(const Module& other) : Module(other.module_ ? other.op().clone() : nullptr) {}
+Module::Module(Module&& other) noexcept = default;
+Module& Module::operator=(Module&& other) noexcept = default;
+Module::~Module() = default;
+
+Module::Kept& kept(const Module& module) { return *module.kept_; }
 
 namespace {
 
@@ -190,15 +208,15 @@ class MlirPassRunner {
     }
   }
 
-  /// Runs the pass on `op`; throws MlirError with MLIR's first error if it
-  /// fails. What MLIR emits on a run that succeeds goes to `ctx`'s diagnostics.
-  void run(::mlir::Operation* op, PassContext& ctx) const {
+  /// Runs the pass on `op`, an operation of `module`; throws MlirError with
+  /// MLIR's first error if it fails. What MLIR emits on a run that succeeds
+  /// goes to `ctx`'s diagnostics.
+  void run(::mlir::Operation* op, const Module& module, PassContext& ctx) const {
     ::mlir::MLIRContext* context = op->getContext();
-    ::mlir::PassManager manager(context, prototype_.getOpAnchorName(), ::mlir::OpPassManager::Nesting::Implicit);
-    static_cast<::mlir::OpPassManager&>(manager) = prototype_;
-    manager.enableVerifier(ctx.config.get(verify_passes));
+    const Lease manager(*this, module);
+    manager->enableVerifier(ctx.config.get(verify_passes));
     const CollectDiagnostics diagnostics(context);
-    if (::mlir::failed(manager.run(op))) {
+    if (::mlir::failed(manager->run(op))) {
       throw MlirError(diagnostics.first_error_or("MLIR pass '" + name_ + "' failed without a diagnostic"));
     }
     diagnostics.report_to(*ctx.diagnostics);
@@ -216,8 +234,50 @@ class MlirPassRunner {
   }
 
  private:
+  /// A pass manager of this runner's for one run on `module`: one the
+  /// module kept idle if there is one, else a new copy of the prototype. It
+  /// goes back to the module after the run, so that its passes are made and
+  /// initialized once per module and thread, not once per function (MLIR
+  /// initializes a pass again only when the context's dialects change). The
+  /// module keeps them, not the runner: they hold its context, which dies
+  /// after the module. A manager serves one run at a time: a thread that runs
+  /// another function while it waits inside a pass leases another.
+  class Lease {
+   public:
+    Lease(const MlirPassRunner& runner, const Module& module) : runner_(runner), kept_(kept(module)) {
+      {
+        const std::lock_guard lock(kept_.managers_mutex);
+        std::vector<std::unique_ptr<::mlir::PassManager>>& idle = kept_.idle_managers[runner.serial_];
+        if (!idle.empty()) {
+          manager_ = std::move(idle.back());
+          idle.pop_back();
+          return;
+        }
+      }
+      manager_ = std::make_unique<::mlir::PassManager>(module.op().getContext(), runner.prototype_.getOpAnchorName(),
+                                                       ::mlir::OpPassManager::Nesting::Implicit);
+      static_cast<::mlir::OpPassManager&>(*manager_) = runner.prototype_;
+    }
+    Lease(const Lease&) = delete;
+    Lease& operator=(const Lease&) = delete;
+    ~Lease() {
+      const std::lock_guard lock(kept_.managers_mutex);
+      kept_.idle_managers[runner_.serial_].push_back(std::move(manager_));
+    }
+    ::mlir::PassManager* operator->() const { return manager_.get(); }
+
+   private:
+    const MlirPassRunner& runner_;
+    Module::Kept& kept_;
+    std::unique_ptr<::mlir::PassManager> manager_;
+  };
+
   std::string name_;
   ::mlir::OpPassManager prototype_;
+  /// Tells this runner's pass managers from those of a runner made later at
+  /// the same address.
+  std::uint64_t serial_ = next_serial.fetch_add(1, std::memory_order_relaxed);
+  static inline std::atomic<std::uint64_t> next_serial{0};
 };
 
 /// Splits `key=value key=value` (MLIR's printed options) at the spaces that
@@ -310,7 +370,7 @@ Pass<Module> module_level(std::string_view name, std::string_view options) {
   auto runner = std::make_shared<const MlirPassRunner>(name, options, "builtin.module");
   const PassInfo info{.name = name, .opt_level = 0, .summary = summary_of(name)};
   return module_pass<Module>(info, [runner](Module module, PassContext& ctx) {
-    runner->run(module.op().getOperation(), ctx);
+    runner->run(module.op().getOperation(), module, ctx);
     return module;
   });
 }
@@ -380,7 +440,7 @@ const std::vector<::mlir::Operation*>& Module::functions() const {
     }
     return last_is_function;
   };
-  const std::lock_guard lock(*functions_mutex_);
+  const std::lock_guard lock(kept_->functions_mutex);
   // The list read last is usually still right: checked in place, no copy.
   std::size_t same = 0;
   bool changed = false;
@@ -526,9 +586,9 @@ Pass<Module> pass_on_functions(std::string_view name, std::string_view options, 
   auto runner = std::make_shared<const MlirPassRunner>(name, options, anchor);
   const PassInfo info{.name = name, .opt_level = 0, .summary = summary_of(name)};
   return passline::function_pass<Module>(
-      info, [runner, anchor = std::string(anchor)](::mlir::Operation* function, const Module&, PassContext& ctx) {
+      info, [runner, anchor = std::string(anchor)](::mlir::Operation* function, const Module& module, PassContext& ctx) {
         if (anchor == "any" || view(function->getName().getStringRef()) == anchor) {
-          runner->run(function, ctx);
+          runner->run(function, module, ctx);
         }
         return function;
       });
@@ -611,7 +671,7 @@ class MlirPipelineReader {
     auto runner = std::make_shared<const MlirPassRunner>(pipeline);
     const PassInfo info{.name = element, .opt_level = 0, .summary = "an MLIR pipeline"};
     return module_pass<Module>(info, [runner](Module module, PassContext& ctx) {
-      runner->run(module.op().getOperation(), ctx);
+      runner->run(module.op().getOperation(), module, ctx);
       return module;
     });
   }

@@ -47,16 +47,16 @@ export namespace passline::mlir {
 /// clone; a move hands the module on, leaving this one empty.
 class Module {
  public:
-  Module() = default;
-  explicit Module(::mlir::OwningOpRef<::mlir::ModuleOp> module) : module_(std::move(module)) {}
-  Module(const Module& other) : module_(other.module_ ? other.op().clone() : nullptr) {}
+  Module();
+  explicit Module(::mlir::OwningOpRef<::mlir::ModuleOp> module);
+  Module(const Module& other);
   Module& operator=(const Module& other) {
     if (this != &other) *this = Module(other);
     return *this;
   }
-  Module(Module&& other) noexcept = default;
-  Module& operator=(Module&& other) noexcept = default;
-  ~Module() = default;
+  Module(Module&& other) noexcept;
+  Module& operator=(Module&& other) noexcept;
+  ~Module();
 
   /// The module; null when empty.
   ::mlir::ModuleOp op() const { return module_ ? const_cast<Module*>(this)->module_.get() : ::mlir::ModuleOp(); }
@@ -76,11 +76,20 @@ class Module {
   /// Puts `op` in the list in place of function `i`.
   void set_function(std::size_t i, ::mlir::Operation* op) { functions_[i] = op; }
 
+  /// What the runs on the module keep between calls (the lock of the list
+  /// of functions, MLIR's pass managers made for the module's context and
+  /// ready for the next function): passline.mlir's own. A clone keeps its own.
+  struct Kept;
+  friend Kept& kept(const Module& module);
+
  private:
   ::mlir::OwningOpRef<::mlir::ModuleOp> module_;
   mutable std::vector<::mlir::Operation*> functions_;
-  mutable std::unique_ptr<std::mutex> functions_mutex_ = std::make_unique<std::mutex>();
+  std::unique_ptr<Kept> kept_;
 };
+
+/// What `module`'s runs keep (non-empty modules only).
+Module::Kept& kept(const Module& module);
 
 /// An MLIR pass that failed, or MLIR text that does not parse: MLIR's
 /// diagnostic, `file:line:col: error: message` (with the source line and a

@@ -273,6 +273,22 @@ TEST_F(MlirTest, FunctionPassesOnManyFunctionsAndThreadsMatchOneThread) {
   EXPECT_EQ(one.find("arith.constant"), std::string::npos);  // x + 0 folded in every function
 }
 
+TEST_F(MlirTest, APipelineRunsOnTheModulesOfContextsMadeOneAfterAnother) {
+  // The pass managers a run makes are kept by the module, not by the pass:
+  // a pass made once serves a context made after the first one died, often
+  // at its address, as it served the first.
+  const passline::Pass<Module> pipeline =
+      passline::mlir::parse_mlir_pipeline("builtin.module(func.func(canonicalize,cse),canonicalize)");
+  const std::string expected = passline::mlir::print(pipeline(parse()));
+  EXPECT_NE(expected, passline::mlir::print(parse()));
+  for (int i = 0; i < 3; ++i) {
+    mlir::MLIRContext own(passline::mlir::registry_of_dialects());
+    Module module = passline::mlir::parse(source, "test.mlir", own);
+    module = pipeline(std::move(module));
+    EXPECT_EQ(passline::mlir::print(module), expected);
+  }
+}
+
 TEST_F(MlirTest, MlirPassesByNameWithOptionsInPipelineText) {
   const passline::Pass<Module> pipeline =
       passline::parse_pipeline("canonicalize{max-iterations=3 top-down=false},cse", passline::mlir::registry());
