@@ -1,10 +1,11 @@
-// passline.driver: what passline-opt and passline-mlir-opt share: the
-// flags that set the pass context (--opt-level, --disable-pass,
-// --require-pass, --config, --threads), the instrument flags and the
-// instruments they make, --list-passes and --list-config, reproducers and
-// their replay, how diagnostics and failures are printed, the report at the
-// end of a run, and the standard streams. Each driver keeps only what is
-// its own IR's.
+// passline.driver: what passline-opt and passline-mlir-opt share: their
+// flags (the input and -o, the flags that set the pass context:
+// --opt-level, --disable-pass, --require-pass, --config, --threads; the
+// instrument flags and the instruments they make, --list-passes and
+// --list-config), reading the command line, reproducers and their replay,
+// running the pipeline, how diagnostics and failures are printed, the
+// report at the end of a run, and the standard streams. Each driver keeps
+// only what is its own IR's, and its help's words for it.
 module;
 
 #include <CLI/CLI.hpp>
@@ -14,6 +15,7 @@ module;
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -83,6 +85,31 @@ struct ContextFlags {
 
 /// The highest opt level, at which every pass runs.
 constexpr int max_opt_level = 3;
+
+/// The flags of every driver; a driver's own options add to them.
+struct RunFlags {
+  std::string input = "-";
+  std::string output = "-";
+  std::optional<std::string> passes;  // given, even empty: that pipeline
+  ContextFlags context;
+  bool list_passes = false;
+  bool list_config = false;
+  std::string print_pipeline;  // "text" or "expanded"; empty: run the pipeline
+  bool no_verify = false;
+  InstrumentFlags instruments;
+  std::string run_reproducer;
+  std::optional<std::string> reproducer_text;  // the file --run-reproducer names, read once
+};
+
+/// How a driver's help speaks of the flags whose meaning is its IR's.
+struct RunFlagTexts {
+  std::string_view input;           // the operand
+  std::string_view output;          // -o
+  std::string_view list_passes;     // --list-passes
+  std::string_view print_pipeline;  // --print-pipeline
+  std::string_view no_verify;       // --no-verify
+  std::string_view run_reproducer;  // --run-reproducer
+};
 
 /// Declares the context flags on `app`; `opt_level_default` and
 /// `threads_use` finish their help: what the level is when not given, and
@@ -364,6 +391,55 @@ void add_instrument_flags(CLI::App& app, InstrumentFlags& flags, const IRWords& 
       ->group("Debugging");
 }
 
+/// Declares the flags of `flags` on `app`, in the order --help lists them:
+/// the input and -o; the pipeline flags (`add_pipeline_flags`, which a
+/// reproducer's replay line reads too); --list-passes, --list-config,
+/// --print-pipeline, --no-verify; the instrument flags, then the driver's
+/// own (`add_own_debugging_flags`), then --run-reproducer.
+void add_run_flags(CLI::App& app, RunFlags& flags, const IRWords& words, const RunFlagTexts& texts,
+                   const std::function<void(CLI::App&)>& add_pipeline_flags,
+                   const std::function<void(CLI::App&)>& add_own_debugging_flags = {}) {
+  app.add_option("input", flags.input, std::string(texts.input));
+  app.add_option("-o", flags.output, std::string(texts.output));
+  add_pipeline_flags(app);
+  app.add_flag("--list-passes", flags.list_passes, std::string(texts.list_passes));
+  app.add_flag("--list-config", flags.list_config, "list the config keys with their types and defaults");
+  app.add_flag("--print-pipeline{text}", flags.print_pipeline, std::string(texts.print_pipeline))
+      ->check(CLI::IsMember({"text", "expanded"}));
+  app.add_flag("--no-verify", flags.no_verify, std::string(texts.no_verify));
+  add_instrument_flags(app, flags.instruments, words);
+  if (add_own_debugging_flags) add_own_debugging_flags(app);
+  app.add_option("--run-reproducer", flags.run_reproducer, std::string(texts.run_reproducer))
+      ->option_text("FILE")->group("Debugging");
+}
+
+/// Reads the command line into `app`'s flags and, with --run-reproducer,
+/// the run its file describes: its IR, through the pipeline flags of its
+/// replay line (`add_pipeline_flags`). `own_pipeline_flags_given`: whether
+/// the driver's own pipeline flags were given (the file gives them). The
+/// exit code when there is nothing to run: 0 after --help, 1 after a usage
+/// error, printed on one line that quotes no argument whole.
+std::optional<int> parse_command_line(CLI::App& app, RunFlags& flags, int argc, char** argv, std::string_view tool,
+                                      const std::function<void(CLI::App&)>& add_pipeline_flags,
+                                      const std::function<bool()>& own_pipeline_flags_given = {}) {
+  try {
+    app.parse(cli_words(app, std::vector<std::string>(argv + 1, argv + argc)));
+    if (flags.run_reproducer.empty()) return std::nullopt;
+    const bool given = flags.input != "-" || flags.passes || flags.context.given() ||
+                       (own_pipeline_flags_given && own_pipeline_flags_given());
+    flags.reproducer_text = replay_reproducer(flags.run_reproducer, tool, given, add_pipeline_flags);
+    flags.input = flags.run_reproducer;
+    return std::nullopt;
+  } catch (const Failure& e) {
+    fmt::print(stderr, "{}: error: {}\n", tool, e.message);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help
+    fmt::print(stderr, "{}: error: {}\nRun with --help for more information.\n", tool,
+               support::printable(e.what(), 200));
+  }
+  return 1;
+}
+
 /// The instruments the flags ask for, in the order their hooks run: bisect
 /// first (it vetoes), then printing and dumps, then `checks` (verification,
 /// the driver's own: so a broken IR is printed before the run stops),
@@ -456,6 +532,28 @@ int report(std::exception_ptr failure, std::string_view tool) {
     }
   }
   return 1;
+}
+
+/// Runs `pipeline` on `ir` in `ctx`'s scope; the exit code. A failure is
+/// printed as `report<Positioned...>` prints it, with why the reproducer
+/// could not be written, if so; a run whose diagnostics gained an error
+/// (an instrument that failed as the scope ended, say) fails too.
+template <class... Positioned, class IR>
+int run_pipeline(const Pass<IR>& pipeline, IR& ir, PassContext& ctx, const RunInstruments& run, std::string_view tool) {
+  const std::size_t errors_before = ctx.diagnostics->error_count();
+  {
+    auto scope = ctx.enter();
+    try {
+      ir = pipeline(std::move(ir), ctx);
+    } catch (...) {
+      const int code = report<Positioned...>(std::current_exception(), tool);
+      if (run.reproducer && !run.reproducer->error().empty()) {
+        fmt::print(stderr, "{}: error: {}\n", tool, run.reproducer->error());
+      }
+      return code;
+    }
+  }
+  return ctx.diagnostics->error_count() > errors_before ? 1 : 0;
 }
 
 /// Writes `text` to standard output, or fails naming it.

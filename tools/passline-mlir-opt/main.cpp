@@ -28,25 +28,12 @@ import passline.driver;
 
 namespace {
 
-using passline::driver::Failure;
-
 /// How passline-mlir-opt's help speaks of MLIR.
 constexpr passline::driver::IRWords mlir_words{
     .extension = ".mlir", .print_before = "cse", .print_after = "canonicalize", .unit = "module"};
 
-struct Options {
-  std::string input = "-";
-  std::string output = "-";
-  std::optional<std::string> passes;
-  passline::driver::ContextFlags context;
-  bool list_passes = false;
-  bool list_config = false;
-  std::string print_pipeline;
-  bool no_verify = false;
-  passline::driver::InstrumentFlags instruments;
-  std::string run_reproducer;
-  std::optional<std::string> reproducer_text;  // the file --run-reproducer names, read once
-};
+/// passline-mlir-opt's flags: every driver's.
+using Options = passline::driver::RunFlags;
 
 /// The flags that say what a run does to the IR: the only flags a
 /// reproducer's replay line may give (it must not write files).
@@ -139,21 +126,10 @@ int run(const Options& options) {
   if (ctx.threads() > 1) context.setThreadPool(threads.llvm());
   passline::mlir::Module& module = left_at_exit(std::make_unique<passline::mlir::Module>(
       passline::driver::timed(timings, "Parse input", [&] { return read_input(options, context); })));
-  const std::size_t errors_before = ctx.diagnostics->error_count();
-  {
-    auto scope = ctx.enter();
-    try {
-      module = pipeline(std::move(module), ctx);
-    } catch (...) {
-      const int code = report(std::current_exception());
-      const auto& reproducer = run_instruments.reproducer;
-      if (reproducer && !reproducer->error().empty()) {
-        fmt::print(stderr, "passline-mlir-opt: error: {}\n", reproducer->error());
-      }
-      return code;
-    }
+  if (const int code = passline::driver::run_pipeline<passline::mlir::MlirError>(pipeline, module, ctx,
+                                                                                run_instruments, "passline-mlir-opt")) {
+    return code;
   }
-  if (ctx.diagnostics->error_count() > errors_before) return 1;
   if (run_instruments.graph) {
     output.write(run_instruments.graph->dot());
   } else {
@@ -177,43 +153,23 @@ int main(int argc, char** argv) {
                "  passline-mlir-opt in.mlir --passes='canonicalize{max-iterations=3}' --print-changed=diff -o out.mlir\n",
                "passline-mlir-opt");
   Options options;
-  app.add_option("input", options.input, "MLIR file to read; '-' reads stdin (the default)");
-  app.add_option("-o", options.output, "where to write the MLIR; '-' is stdout (the default). Written whole or not at all");
-  add_pipeline_flags(app, options);
-  app.add_flag("--list-passes", options.list_passes,
-               "list passline's own passes, then MLIR's passes and pipelines with their options (as mlir-opt's help "
-               "lists them)");
-  app.add_flag("--list-config", options.list_config, "list the config keys with their types and defaults");
-  app.add_flag("--print-pipeline{text}", options.print_pipeline,
-               "print the pipeline as passline's text and exit; =expanded prints the passes it would run, one per line")
-      ->check(CLI::IsMember({"text", "expanded"}));
-  app.add_flag("--no-verify", options.no_verify,
-               "MLIR's passes do not verify what they made (they do by default, as mlir-opt's --verify-each; "
-               "--verify-each here verifies the whole module after every pass)");
-  passline::driver::add_instrument_flags(app, options.instruments, mlir_words);
-  app.add_option("--run-reproducer", options.run_reproducer,
-                 "replay a file written by --reproducer: its module through the pass that failed, "
-                 "e.g. --run-reproducer crash.mlir")
-      ->option_text("FILE")->group("Debugging");
-  try {
-    app.parse(passline::driver::cli_words(app, std::vector<std::string>(argv + 1, argv + argc)));
-    if (!options.run_reproducer.empty()) {  // the run the file describes: its module, through its pipeline flags
-      try {
-        options.reproducer_text = passline::driver::replay_reproducer(
-            options.run_reproducer, "passline-mlir-opt",
-            options.input != "-" || options.passes || options.context.given(),
-            [&options](CLI::App& replay) { add_pipeline_flags(replay, options); });
-      } catch (const Failure& e) {
-        fmt::print(stderr, "passline-mlir-opt: error: {}\n", e.message);
-        return 1;
-      }
-      options.input = options.run_reproducer;
-    }
-  } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return app.exit(e);
-    fmt::print(stderr, "passline-mlir-opt: error: {}\nRun with --help for more information.\n",
-               passline::support::printable(e.what(), 200));
-    return 1;
+  const auto add_pipeline = [&options](CLI::App& app) { add_pipeline_flags(app, options); };
+  passline::driver::add_run_flags(
+      app, options, mlir_words,
+      {.input = "MLIR file to read; '-' reads stdin (the default)",
+       .output = "where to write the MLIR; '-' is stdout (the default). Written whole or not at all",
+       .list_passes = "list passline's own passes, then MLIR's passes and pipelines with their options (as "
+                      "mlir-opt's help lists them)",
+       .print_pipeline = "print the pipeline as passline's text and exit; =expanded prints the passes it would "
+                         "run, one per line",
+       .no_verify = "MLIR's passes do not verify what they made (they do by default, as mlir-opt's "
+                    "--verify-each; --verify-each here verifies the whole module after every pass)",
+       .run_reproducer = "replay a file written by --reproducer: its module through the pass that failed, e.g. "
+                         "--run-reproducer crash.mlir"},
+      add_pipeline);
+  if (const std::optional<int> code =
+          passline::driver::parse_command_line(app, options, argc, argv, "passline-mlir-opt", add_pipeline)) {
+    return *code;
   }
   try {
     return run(options);

@@ -33,24 +33,12 @@ using passline::driver::Failure;
 constexpr passline::driver::IRWords ir_words{
     .extension = ".ir", .print_before = "CSE,DCE", .print_after = "FoldConstant", .unit = "IR"};
 
-struct Options {
-  std::string input = "-";
-  std::string output = "-";
-  std::optional<std::string> passes;  // given, even empty: that pipeline; else -O<N>
-  std::optional<int> level_flag;
-  passline::driver::ContextFlags context;
-  bool list_passes = false;
-  bool list_config = false;
-  std::string print_pipeline;  // "text" or "expanded"; empty: run the pipeline
-  bool no_verify = false;
-  // Instruments.
-  passline::driver::InstrumentFlags instruments;
+/// passline-opt's flags: every driver's, and its own.
+struct Options : passline::driver::RunFlags {
+  std::optional<int> level_flag;  // -O<N>, unless --passes is given
   bool verify_preserved = false;
-  std::string run_reproducer;
-  std::optional<std::string> reproducer_text;  // the file --run-reproducer names, read once
   bool stats = false;
 };
-
 
 /// The instruments the flags ask for (passline::driver::instruments), with
 /// the reference IR's checks: verify-each, then verify-preserved.
@@ -113,21 +101,10 @@ int run(const Options& options) {
   const passline::driver::EndOfRunReport end_report{timings, options.stats ? ctx.statistics.get() : nullptr};
   passline::ir::Module module = passline::driver::timed(timings, "Parse input", [&] { return read_input(options, threads); });
   if (!options.no_verify) passline::driver::timed(timings, "Verify input", [&] { passline::ir::verify(module, threads); });
-  const std::size_t errors_before = ctx.diagnostics->error_count();
-  {
-    auto scope = ctx.enter();
-    try {
-      module = pipeline(std::move(module), ctx);
-    } catch (...) {
-      const int code = report(std::current_exception());
-      const auto& reproducer = run_instruments.reproducer;
-      if (reproducer && !reproducer->error().empty()) fmt::print(stderr, "passline-opt: error: {}\n", reproducer->error());
-      return code;
-    }
+  if (const int code = passline::driver::run_pipeline<passline::ir::IRError>(pipeline, module, ctx, run_instruments,
+                                                                           "passline-opt")) {
+    return code;
   }
-  // An instrument that failed as the context exited (a trace that could not
-  // be written) has reported it: the run fails, and writes no output.
-  if (ctx.diagnostics->error_count() > errors_before) return 1;
   if (!options.no_verify) passline::driver::timed(timings, "Verify output", [&] { passline::ir::verify(module, threads); });
   if (run_instruments.graph) {
     output.write(run_instruments.graph->dot());
@@ -169,46 +146,30 @@ int main(int argc, char** argv) {
                "  passline-opt in.ir -O2 --print-changed --time-passes -o out.ir\n",
                "passline-opt");
   Options options;
-  app.add_option("input", options.input, "IR file to read; '-' reads stdin (the default)");
-  app.add_option("-o", options.output, "where to write the IR; '-' is stdout (the default). Written whole or not at all");
-  add_pipeline_flags(app, options);
-  app.add_flag("--list-passes", options.list_passes, "list the passes and pipelines with their levels, requirements and options");
-  app.add_flag("--list-config", options.list_config, "list the config keys with their types and defaults");
-  app.add_flag("--print-pipeline{text}", options.print_pipeline,
-               "print the pipeline as canonical text and exit; =expanded prints the passes it would run under "
-               "the given flags, one per line, with the required passes it inserts and why, e.g. "
-               "-O2 --print-pipeline=expanded")
-      ->check(CLI::IsMember({"text", "expanded"}));
-  app.add_flag("--no-verify", options.no_verify, "do not verify the IR before and after the pipeline");
-  passline::driver::add_instrument_flags(app, options.instruments, ir_words);
-  app.add_flag("--verify-preserved", options.verify_preserved,
-               "after every pass that changed the IR, check the analyses and passes it claims to preserve against a "
-               "fresh computation; a false claim stops the run naming the pass")
-      ->group("Debugging");
-  app.add_flag("--stats", options.stats, "print the counters passes keep (constants folded, lets dropped...) at the end")
-      ->group("Debugging");
-  app.add_option("--run-reproducer", options.run_reproducer,
-                 "replay a file written by --reproducer: its IR through the pass that failed, e.g. --run-reproducer crash.ir")
-      ->option_text("FILE")->group("Debugging");
-  try {
-    app.parse(passline::driver::cli_words(app, std::vector<std::string>(argv + 1, argv + argc)));
-    if (!options.run_reproducer.empty()) {  // the run the file describes: its IR, through its pipeline flags
-      try {
-        options.reproducer_text = passline::driver::replay_reproducer(
-            options.run_reproducer, "passline-opt",
-            options.input != "-" || options.passes || options.level_flag || options.context.given(),
-            [&options](CLI::App& replay) { add_pipeline_flags(replay, options); });
-      } catch (const Failure& e) {
-        fmt::print(stderr, "passline-opt: error: {}\n", e.message);
-        return 1;
-      }
-      options.input = options.run_reproducer;
-    }
-  } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return app.exit(e);  // --help
-    // Every usage error exits 1, in one line that quotes no argument whole.
-    fmt::print(stderr, "passline-opt: error: {}\nRun with --help for more information.\n", passline::support::printable(e.what(), 200));
-    return 1;
+  const auto add_pipeline = [&options](CLI::App& app) { add_pipeline_flags(app, options); };
+  passline::driver::add_run_flags(
+      app, options, ir_words,
+      {.input = "IR file to read; '-' reads stdin (the default)",
+       .output = "where to write the IR; '-' is stdout (the default). Written whole or not at all",
+       .list_passes = "list the passes and pipelines with their levels, requirements and options",
+       .print_pipeline = "print the pipeline as canonical text and exit; =expanded prints the passes it would run "
+                         "under the given flags, one per line, with the required passes it inserts and why, e.g. "
+                         "-O2 --print-pipeline=expanded",
+       .no_verify = "do not verify the IR before and after the pipeline",
+       .run_reproducer = "replay a file written by --reproducer: its IR through the pass that failed, e.g. "
+                         "--run-reproducer crash.ir"},
+      add_pipeline, [&options](CLI::App& app) {
+        app.add_flag("--verify-preserved", options.verify_preserved,
+                     "after every pass that changed the IR, check the analyses and passes it claims to preserve "
+                     "against a fresh computation; a false claim stops the run naming the pass")
+            ->group("Debugging");
+        app.add_flag("--stats", options.stats,
+                     "print the counters passes keep (constants folded, lets dropped...) at the end")
+            ->group("Debugging");
+      });
+  if (const std::optional<int> code = passline::driver::parse_command_line(
+          app, options, argc, argv, "passline-opt", add_pipeline, [&options] { return options.level_flag.has_value(); })) {
+    return *code;
   }
   try {
     return run(options);
