@@ -3,7 +3,8 @@
 # side by side in one run: the two pass managers, where the passes are
 # MLIR's in both.
 #   1. canonicalize,cse on 1,000 functions of 1,000 operations, on one
-#      thread and on two: wall time, best of RUNS, and whether the outputs
+#      thread and on two: wall time, best of RUNS, the median of the rounds'
+#      ratios (a round runs the two back to back), and whether the outputs
 #      are byte-identical;
 #   2. the instructions each executes for the same run on one thread, on
 #      100 of those functions, under callgrind: a count this machine's
@@ -16,7 +17,7 @@
 set -euo pipefail
 build="${1:?usage: benchmarks/mlir/run.sh BUILD_DIR [OPS] [RUNS]}"
 ops="${2:-1000000}"
-runs="${3:-5}"
+runs="${3:-7}"
 source "$(dirname "${BASH_SOURCE[0]}")/../measure.sh"  # generate, mlir_opt, work; measure
 passline_mlir_opt="$build/tools/passline-mlir-opt/passline-mlir-opt"
 if [[ -z "$mlir_opt" || ! -x "$passline_mlir_opt" ]]; then
@@ -27,9 +28,11 @@ functions=1000
 "$generate" "$ops" 11 "$work/in.ir" "$work/in.mlir" "$functions"
 nested='builtin.module(func.func(canonicalize,cse))'
 
-# seconds TOOL ARGS...: the fastest of $runs runs (noise only ever adds).
-# The two tools' runs alternate, so that a slow spell of the machine hits both.
-declare -A best
+# Each tool's fastest of $runs runs (noise only ever adds), and the median of
+# the rounds' ratios: a round runs the two tools back to back, in turns
+# first, so that a slow spell of the machine (this VM's second core is at
+# times much slower than its first) hits both runs of a round.
+declare -A best ratios
 run_both() {  # run_both KEY_PASSLINE KEY_MLIR THREADS PASSLINE_ARGS... -- MLIR_ARGS...
   local kp="$1" km="$2" threads="$3"; shift 3
   local pargs=() margs=() side=p
@@ -39,27 +42,34 @@ run_both() {  # run_both KEY_PASSLINE KEY_MLIR THREADS PASSLINE_ARGS... -- MLIR_
   done
   local mthreads=()
   [[ "$threads" == 1 ]] && mthreads=(--mlir-disable-threading)
+  local tp tm
   for ((r = 0; r < runs; ++r)); do
-    local t
-    keep_best "$kp" "$(measure "$work/$kp.out" "$passline_mlir_opt" "$work/in.mlir" --threads="$threads" "${pargs[@]}" | cut -d' ' -f1)"
-    keep_best "$km" "$(measure "$work/$km.out" "$mlir_opt" "$work/in.mlir" "${mthreads[@]}" "${margs[@]}" | cut -d' ' -f1)"
+    run_passline() { tp=$(measure "$work/$kp.out" "$passline_mlir_opt" "$work/in.mlir" --threads="$threads" "${pargs[@]}" | cut -d' ' -f1); }
+    run_mlir() { tm=$(measure "$work/$km.out" "$mlir_opt" "$work/in.mlir" "${mthreads[@]}" "${margs[@]}" | cut -d' ' -f1); }
+    if ((r % 2 == 0)); then run_passline; run_mlir; else run_mlir; run_passline; fi
+    keep_best "$kp" "$tp"
+    keep_best "$km" "$tm"
+    ratios[$kp]+="$(ratio "$tp" "$tm") "
   done
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
+median() { tr ' ' '\n' | sed '/^$/d' | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : sprintf("%.3f", (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
 same() { if cmp -s "$1" "$2"; then echo yes; else echo NO; fi; }
 
 echo "== canonicalize,cse on $functions functions of $((ops / functions)) operations (best of $runs)"
-printf '%-48s %-7s | %10s %10s | %8s | %s\n' pipeline threads "passline s" "mlir s" "ratio" "same output"
+row() { printf '%-44s %-7s | %10s %10s | %8s %8s | %s\n' "$@"; }
+row pipeline threads "passline s" "mlir s" "ratio" "rounds" "same output"
 for threads in 1 2; do
   run_both "p$threads" "m$threads" "$threads" --passes="$nested" -o "$work/p$threads.mlir" -- \
     --pass-pipeline="$nested" -o "$work/m$threads.mlir"
-  printf '%-48s %-7s | %10s %10s | %8s | %s\n' "$nested" "$threads" "${best[p$threads]}" "${best[m$threads]}" \
-    "$(ratio "${best[p$threads]}" "${best[m$threads]}")" "$(same "$work/p$threads.mlir" "$work/m$threads.mlir")"
+  row "$nested" "$threads" "${best[p$threads]}" "${best[m$threads]}" "$(ratio "${best[p$threads]}" "${best[m$threads]}")" \
+    "$(median <<<"${ratios[p$threads]}")" "$(same "$work/p$threads.mlir" "$work/m$threads.mlir")"
 done
 run_both pl ml 1 --passes=canonicalize,cse -o "$work/pl.mlir" -- --canonicalize --cse -o "$work/ml.mlir"
-printf '%-48s %-7s | %10s %10s | %8s | %s\n' "canonicalize,cse (on the module)" 1 "${best[pl]}" "${best[ml]}" \
-  "$(ratio "${best[pl]}" "${best[ml]}")" "$(same "$work/pl.mlir" "$work/ml.mlir")"
-echo "(ratio: passline's time over mlir-opt's; two threads: --threads=2, and mlir-opt's own pool on this machine's $(nproc) cores)"
+row "canonicalize,cse (on the module)" 1 "${best[pl]}" "${best[ml]}" "$(ratio "${best[pl]}" "${best[ml]}")" \
+  "$(median <<<"${ratios[pl]}")" "$(same "$work/pl.mlir" "$work/ml.mlir")"
+echo "(ratio: passline's best time over mlir-opt's; rounds: the median of the $runs rounds' ratios, each of two runs back"
+echo " to back; two threads: --threads=2, and mlir-opt's own pool on this machine's $(nproc) cores)"
 
 echo
 small=100
