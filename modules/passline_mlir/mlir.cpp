@@ -203,9 +203,11 @@ class MlirPassRunner {
     register_mlir_passes();
     std::string error;
     llvm::raw_string_ostream stream(error);
-    if (::mlir::failed(::mlir::parsePassPipeline(ref(pipeline), prototype_, stream))) {
-      throw MlirError("MLIR pipeline '" + std::string(pipeline) + "': " + error);
-    }
+    // Anchored on its outer operation, the module it runs on, as mlir-opt's
+    // --pass-pipeline is (not nested in a manager on "any").
+    ::mlir::FailureOr<::mlir::OpPassManager> parsed = ::mlir::parsePassPipeline(ref(pipeline), stream);
+    if (::mlir::failed(parsed)) throw MlirError("MLIR pipeline '" + std::string(pipeline) + "': " + error);
+    prototype_ = std::move(*parsed);
   }
 
   /// Runs the pass on `op`, an operation of `module`; throws MlirError with
@@ -620,27 +622,47 @@ class MlirPipelineReader {
   /// `(element, ...)` after `anchor`, each element a passline pass.
   std::vector<Pass<Module>> list(std::string_view anchor, std::size_t depth) {
     std::vector<Pass<Module>> passes;
-    elements(depth, [&](std::string_view name, std::size_t start) {
+    elements(depth, [&](std::string_view name) {
       if (peek() != '(') {
         passes.push_back(module_level(name, braced()));
       } else if (name == "func.func") {
         // Passes nested on functions: passline's function passes, one by one.
-        elements(depth + 1, [&](std::string_view inner, std::size_t) {
-          if (peek() == '(') fail("a pass: passline runs the passes of 'func.func(...)' one level deep");
-          passes.push_back(pass_on_functions(inner, braced(), name));
+        elements(depth + 1, [&](std::string_view inner) {
+          if (peek() == '(') {
+            nest(std::string(anchor) + "(func.func(" + std::string(inner) + "(", 3, depth + 2, passes);
+          } else {
+            passes.push_back(pass_on_functions(inner, braced(), name));
+          }
         });
       } else {
-        // Any other nesting runs as MLIR runs it, as one pass.
-        skip_balanced();
-        const std::string element(text_.substr(start, at_ - start));
-        passes.push_back(nested(std::string(anchor) + "(" + element + ")", element));
+        nest(std::string(anchor) + "(" + std::string(name) + "(", 2, depth + 1, passes);
       }
     });
     return passes;
   }
 
-  /// Reads `(element, ...)`, calling `element(name, start)` for each with
-  /// the text after its name still to read (`start`: where the name began).
+  /// The passes of `(element, ...)` nested in other anchors than a module's
+  /// functions: `open` is the text of the anchors around them
+  /// (`builtin.module(gpu.module(`), `anchors` how many. Each pass is a
+  /// passline pass of its own, by its name, that runs as MLIR runs it there
+  /// (MLIR's pipeline `builtin.module(gpu.module(pass))`), so that the
+  /// instruments see each; one pass runs on all the anchors before the next,
+  /// as passline's function passes do.
+  void nest(const std::string& open, std::size_t anchors, std::size_t depth, std::vector<Pass<Module>>& passes) {
+    elements(depth, [&](std::string_view name) {
+      if (peek() == '(') {
+        nest(open + std::string(name) + "(", anchors + 1, depth + 1, passes);
+        return;
+      }
+      const std::string options = braced();
+      passes.push_back(nested(open + std::string(name) + (options.empty() ? "" : "{" + options + "}") +
+                                  std::string(anchors, ')'),
+                              name));
+    });
+  }
+
+  /// Reads `(element, ...)`, calling `element(name)` for each with the text
+  /// after its name still to read.
   template <class Element>
   void elements(std::size_t depth, Element&& element) {
     if (depth > max_depth) fail("pipelines nested no deeper than 16");
@@ -652,11 +674,10 @@ class MlirPipelineReader {
     }
     while (true) {
       skip_spaces();
-      const std::size_t start = at_;
       const std::string_view name = word();
       if (name.empty()) fail("a pass name");
       skip_spaces();
-      element(name, start);
+      element(name);
       skip_spaces();
       if (peek() == ',') {
         ++at_;
@@ -667,9 +688,10 @@ class MlirPipelineReader {
     }
   }
 
-  static Pass<Module> nested(const std::string& pipeline, const std::string& element) {
+  /// Pass `name` as MLIR's nested `pipeline` runs it.
+  static Pass<Module> nested(const std::string& pipeline, std::string_view name) {
     auto runner = std::make_shared<const MlirPassRunner>(pipeline);
-    const PassInfo info{.name = element, .opt_level = 0, .summary = "an MLIR pipeline"};
+    const PassInfo info{.name = name, .opt_level = 0, .summary = summary_of(name)};
     return module_pass<Module>(info, [runner](Module module, PassContext& ctx) {
       runner->run(module.op().getOperation(), module, ctx);
       return module;

@@ -45,10 +45,13 @@ for input in "$corpus"/*.mlir; do
     compare "$input" "$list" "$theirs" "${flags[@]}"
   done
   # MLIR's textual pipelines: passes nested on functions run as passline's
-  # function passes, on passline's threads.
+  # function passes, on passline's threads; passes nested deeper or on other
+  # operations, each as MLIR runs it there.
   for pipeline in 'builtin.module(func.func(canonicalize,cse))' \
                   'builtin.module(func.func(loop-invariant-code-motion),canonicalize)' \
-                  'builtin.module(inline,func.func(sccp,canonicalize{max-iterations=2}),symbol-dce)'; do
+                  'builtin.module(inline,func.func(sccp,canonicalize{max-iterations=2}),symbol-dce)' \
+                  'builtin.module(func.func(canonicalize),builtin.module(cse,func.func(canonicalize{max-iterations=2})))' \
+                  'builtin.module(any(cse,canonicalize))'; do
     "$theirs" "$input" --pass-pipeline="$pipeline" >"$work/expected.mlir"
     compare "$input" "$pipeline" "$theirs" --pass-pipeline="$pipeline"
   done
