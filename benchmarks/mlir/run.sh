@@ -43,9 +43,9 @@ run_both() {  # run_both KEY_PASSLINE KEY_MLIR THREADS PASSLINE_ARGS... -- MLIR_
   local mthreads=()
   [[ "$threads" == 1 ]] && mthreads=(--mlir-disable-threading)
   local tp tm
+  run_passline() { tp=$(measure "$work/$kp.out" "$passline_mlir_opt" "$work/in.mlir" --threads="$threads" "${pargs[@]}" | cut -d' ' -f1); }
+  run_mlir() { tm=$(measure "$work/$km.out" "$mlir_opt" "$work/in.mlir" "${mthreads[@]}" "${margs[@]}" | cut -d' ' -f1); }
   for ((r = 0; r < runs; ++r)); do
-    run_passline() { tp=$(measure "$work/$kp.out" "$passline_mlir_opt" "$work/in.mlir" --threads="$threads" "${pargs[@]}" | cut -d' ' -f1); }
-    run_mlir() { tm=$(measure "$work/$km.out" "$mlir_opt" "$work/in.mlir" "${mthreads[@]}" "${margs[@]}" | cut -d' ' -f1); }
     if ((r % 2 == 0)); then run_passline; run_mlir; else run_mlir; run_passline; fi
     keep_best "$kp" "$tp"
     keep_best "$km" "$tm"

@@ -629,7 +629,8 @@ class MlirPipelineReader {
         // Passes nested on functions: passline's function passes, one by one.
         elements(depth + 1, [&](std::string_view inner) {
           if (peek() == '(') {
-            nest(std::string(anchor) + "(func.func(" + std::string(inner) + "(", 3, depth + 2, passes);
+            const std::string open = std::string(anchor) + "(" + std::string(name) + "(" + std::string(inner) + "(";
+            nest(open, 3, depth + 2, passes);
           } else {
             passes.push_back(pass_on_functions(inner, braced(), name));
           }
