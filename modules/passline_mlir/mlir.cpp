@@ -15,6 +15,7 @@ module;
 #include <string_view>
 #include <utility>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include <tbb/task_arena.h>
@@ -45,11 +46,18 @@ import passline;
 
 namespace passline::mlir {
 
+namespace {
+class InFunctionOrder;
+}  // namespace
+
 struct Module::Kept {
   std::mutex functions_mutex;
   std::mutex managers_mutex;
   /// Pass managers not in use, by the serial number of the runner that made them.
   std::map<std::uint64_t, std::vector<std::unique_ptr<::mlir::PassManager>>> idle_managers;
+  /// The function passes running on the module that keep their functions'
+  /// diagnostics in order, by runner (`InFunctionOrder`).
+  std::map<std::uint64_t, InFunctionOrder*> in_order;
 };
 
 Module::Module() : kept_(std::make_unique<Kept>()) {}
@@ -119,19 +127,22 @@ std::string text_of(const ::mlir::Diagnostic& diagnostic) {
 }
 
 /// Collects what MLIR emits on this thread while it lives (a handler for
-/// each thread that runs a pass; each takes only its own thread's).
+/// each thread that runs a pass; each takes only its own thread's). With
+/// `pass_on`, what it collected goes on to the handlers installed before it
+/// (the tool's, which print or check it); without, it stops here.
 class CollectDiagnostics {
  public:
-  explicit CollectDiagnostics(::mlir::MLIRContext* context)
-      : outer_(collected), handler_(context, [](::mlir::Diagnostic& diagnostic) -> ::mlir::LogicalResult {
-          if (collected == nullptr) return ::mlir::failure();  // not ours: the handlers installed before see it
-          collected->push_back(Collected{severity_of(diagnostic.getSeverity()),
-                                         position_of(diagnostic.getLocation()), text_of(diagnostic)});
+  CollectDiagnostics(::mlir::MLIRContext* context, bool pass_on)
+      : outer_(collected), handler_(context, [this, pass_on](::mlir::Diagnostic& diagnostic) -> ::mlir::LogicalResult {
+          if (collected != &diagnostics_) return ::mlir::failure();  // another thread's, or an outer run's
+          diagnostics_.push_back(Collected{severity_of(diagnostic.getSeverity()), position_of(diagnostic.getLocation()),
+                                           text_of(diagnostic)});
           for (const ::mlir::Diagnostic& note : diagnostic.getNotes()) {
-            collected->push_back(Collected{Severity::note, position_of(note.getLocation()), text_of(note)});
+            diagnostics_.push_back(Collected{Severity::note, position_of(note.getLocation()), text_of(note)});
           }
-          return ::mlir::success();
-        }) {
+          return ::mlir::failure(pass_on);
+        }),
+        pass_on_(pass_on) {
     collected = &diagnostics_;
   }
   CollectDiagnostics(const CollectDiagnostics&) = delete;
@@ -139,24 +150,29 @@ class CollectDiagnostics {
   ~CollectDiagnostics() { collected = outer_; }
 
   /// The first error as one line, `file:line:col: error: message`, or
-  /// `fallback` when MLIR reported none.
-  std::string first_error_or(std::string fallback) const {
+  /// nothing when MLIR reported none.
+  std::optional<std::string> first_error() const {
     for (const Collected& d : diagnostics_) {
       if (d.severity == Severity::error) return (d.location.empty() ? "" : d.location + ": ") + "error: " + d.message;
     }
-    return fallback;
+    return std::nullopt;
   }
   /// Hands what was collected to passline's diagnostics (a pass of MLIR's
-  /// may emit an error and still succeed: the run then has an error).
+  /// may emit an error and still succeed: the run then has an error),
+  /// marked shown when MLIR's own handlers had it too.
   void report_to(Diagnostics& diagnostics) const {
-    for (const Collected& d : diagnostics_) diagnostics.report(Diagnostic{d.severity, d.location, d.message});
+    for (const Collected& d : diagnostics_) {
+      diagnostics.report(Diagnostic{.severity = d.severity, .location = d.location, .message = d.message, .shown = pass_on_});
+    }
   }
 
  private:
   std::vector<Collected> diagnostics_;
   std::vector<Collected>* outer_;
   ::mlir::ScopedDiagnosticHandler handler_;
+  bool pass_on_;
 };
+
 
 /// An operation of a module's body that function passes run on.
 bool is_function(::mlir::Operation& op) {
@@ -169,13 +185,40 @@ const ConfigKey<bool> verify_passes =
     register_config("mlir.verify", true,
                     "MLIR's passes verify the operation they ran on after each run, as mlir-opt's --verify-each");
 
+const ConfigKey<bool> emit_diagnostics = register_config(
+    "mlir.emit-diagnostics", false,
+    "what MLIR's passes emit goes on to the MLIR context's own handlers too, in a one-thread run's order "
+    "(passline-mlir-opt's print it with its source line, or check it against expected-* comments)");
+
 namespace {
 
-/// One MLIR pass, parsed once with its options, run on a module or on one
-/// function at a time: each run has a PassManager of its own (a pass manager
-/// holds the state of a run, and functions run on several threads at once).
+/// What a run must have loaded before it starts: the dialects that the
+/// passes of its pipeline depend on (Pass::getDependentDialects).
+using Dialects = std::shared_ptr<const ::mlir::DialectRegistry>;
+
+Dialects dependent_dialects(const ::mlir::OpPassManager& manager) {
+  auto dialects = std::make_shared<::mlir::DialectRegistry>();
+  manager.getDependentDialects(*dialects);
+  return dialects;
+}
+
+/// Loads `dialects` into `context`, as MLIR's PassManager::run does before
+/// it runs anything. Only on a thread that has the context to itself: loading
+/// a dialect changes what every thread reads.
+void load(const ::mlir::DialectRegistry& dialects, ::mlir::MLIRContext& context) {
+  context.appendDialectRegistry(dialects);
+  for (llvm::StringRef name : dialects.getDialectNames()) context.getOrLoadDialect(name);
+}
+
+/// One MLIR pass (or the passes MLIR nests below one operation), made once
+/// with its options, run on a module or on one function at a time: each run
+/// has a PassManager of its own (a pass manager holds the state of a run,
+/// and functions run on several threads at once).
 class MlirPassRunner {
  public:
+  /// Pass or pipeline `name` of MLIR's registry with `options` in MLIR's
+  /// syntax, on `anchor` (nested below it where the pass asks, as
+  /// `mlir-opt --name` nests it).
   MlirPassRunner(std::string_view name, std::string_view options, std::string_view anchor)
       : name_(name), prototype_(ref(anchor), ::mlir::OpPassManager::Nesting::Implicit) {
     register_mlir_passes();
@@ -196,32 +239,36 @@ class MlirPassRunner {
     } else {
       throw MlirError("MLIR has no pass '" + std::string(name) + "'");
     }
+    dialects_ = dependent_dialects(prototype_);
   }
 
-  /// A whole MLIR pipeline, `builtin.module(...)`, as one runner.
-  explicit MlirPassRunner(std::string_view pipeline) : name_(pipeline) {
-    register_mlir_passes();
-    std::string error;
-    llvm::raw_string_ostream stream(error);
-    // Anchored on its outer operation, the module it runs on, as mlir-opt's
-    // --pass-pipeline is (not nested in a manager on "any").
-    ::mlir::FailureOr<::mlir::OpPassManager> parsed = ::mlir::parsePassPipeline(ref(pipeline), stream);
-    if (::mlir::failed(parsed)) throw MlirError("MLIR pipeline '" + std::string(pipeline) + "': " + error);
-    prototype_ = std::move(*parsed);
+  /// The passes of `prototype`, passline's pass `name`, whose runs load
+  /// `dialects` first (its pipeline's).
+  MlirPassRunner(std::string name, ::mlir::OpPassManager prototype, Dialects dialects)
+      : name_(std::move(name)), prototype_(std::move(prototype)), dialects_(std::move(dialects)) {}
+
+  /// Loads what the pass's pipeline depends on into the module's context:
+  /// on the calling thread, before the pass runs on anything.
+  void load_dialects(const Module& module) const {
+    if (module) load(*dialects_, *module.op().getContext());
   }
 
   /// Runs the pass on `op`, an operation of `module`; throws MlirError with
-  /// MLIR's first error if it fails. What MLIR emits on a run that succeeds
-  /// goes to `ctx`'s diagnostics.
+  /// MLIR's first error if it fails. What MLIR emits goes to `ctx`'s
+  /// diagnostics (on a run that fails, only with `emit_diagnostics`: the
+  /// error is the exception's message otherwise).
   void run(::mlir::Operation* op, const Module& module, PassContext& ctx) const {
-    ::mlir::MLIRContext* context = op->getContext();
     const Lease manager(*this, module);
     manager->enableVerifier(ctx.config.get(verify_passes));
-    const CollectDiagnostics diagnostics(context);
-    if (::mlir::failed(manager->run(op))) {
-      throw MlirError(diagnostics.first_error_or("MLIR pass '" + name_ + "' failed without a diagnostic"));
+    const bool pass_on = ctx.config.get(emit_diagnostics);
+    const CollectDiagnostics diagnostics(op->getContext(), pass_on);
+    const bool failed = ::mlir::failed(manager->run(op));
+    if (!failed || pass_on) diagnostics.report_to(*ctx.diagnostics);
+    if (failed) {
+      const std::optional<std::string> error = diagnostics.first_error();
+      throw MlirError(error.value_or("MLIR pass '" + name_ + "' failed without a diagnostic"),
+                      pass_on && error.has_value());
     }
-    diagnostics.report_to(*ctx.diagnostics);
   }
 
   /// The pass's own options with their defaults, as MLIR prints the pass:
@@ -234,6 +281,12 @@ class MlirPassRunner {
     }
     return text;
   }
+
+  /// Adds the dialects the pass depends on to `dialects`.
+  void dependent_dialects_into(::mlir::DialectRegistry& dialects) const { prototype_.getDependentDialects(dialects); }
+
+  /// Tells this runner's work on a module from another's.
+  std::uint64_t serial() const { return serial_; }
 
  private:
   /// A pass manager of this runner's for one run on `module`: one the
@@ -276,10 +329,84 @@ class MlirPassRunner {
 
   std::string name_;
   ::mlir::OpPassManager prototype_;
+  Dialects dialects_;
   /// Tells this runner's pass managers from those of a runner made later at
   /// the same address.
   std::uint64_t serial_ = next_serial.fetch_add(1, std::memory_order_relaxed);
   static inline std::atomic<std::uint64_t> next_serial{0};
+};
+
+/// While a function pass of MLIR's runs on the functions of a module with
+/// `emit_diagnostics`, MLIR's ParallelDiagnosticHandler holds what each
+/// function's run emits and hands it on in the functions' order when the
+/// pass is done, whatever the threads did first.
+class InFunctionOrder {
+ public:
+  InFunctionOrder(const Module& module, const MlirPassRunner& runner)
+      : handler_(module.op().getContext()), kept_(kept(module)), serial_(runner.serial()) {
+    const std::vector<::mlir::Operation*>& functions = module.functions();
+    for (std::size_t i = 0; i < functions.size(); ++i) order_.emplace(functions[i], i);
+    const std::lock_guard lock(kept_.managers_mutex);
+    kept_.in_order[serial_] = this;
+  }
+  InFunctionOrder(const InFunctionOrder&) = delete;
+  InFunctionOrder& operator=(const InFunctionOrder&) = delete;
+  ~InFunctionOrder() {
+    const std::lock_guard lock(kept_.managers_mutex);
+    kept_.in_order.erase(serial_);
+  }
+
+  /// What the calling thread emits while it lives is `function`'s.
+  class Scope {
+   public:
+    Scope(const Module& module, const MlirPassRunner& runner, ::mlir::Operation* function) {
+      Module::Kept& kept = passline::mlir::kept(module);
+      {
+        const std::lock_guard lock(kept.managers_mutex);
+        const auto found = kept.in_order.find(runner.serial());
+        if (found == kept.in_order.end()) return;
+        order_ = found->second;
+      }
+      order_->handler_.setOrderIDForThread(order_->order_.at(function));
+    }
+    Scope(const Scope&) = delete;
+    Scope& operator=(const Scope&) = delete;
+    ~Scope() {
+      if (order_) order_->handler_.eraseOrderIDForThread();
+    }
+
+   private:
+    InFunctionOrder* order_ = nullptr;
+  };
+
+ private:
+  ::mlir::ParallelDiagnosticHandler handler_;  // first made, last gone: it hands on what it holds as it goes
+  Module::Kept& kept_;
+  std::uint64_t serial_;
+  std::unordered_map<const ::mlir::Operation*, std::size_t> order_;
+};
+
+/// An MLIR pass run on each function of a module (each operation `anchor`
+/// of its body; `any`: every function) as a passline function pass.
+struct OnFunctions {
+  std::shared_ptr<const MlirPassRunner> runner;
+  std::string anchor;
+
+  /// Before any function: the dialects loaded, on the calling thread, so
+  /// that no run on another thread changes the context; and with
+  /// `emit_diagnostics`, what the runs emit kept in the functions' order.
+  std::unique_ptr<InFunctionOrder> prepare(const Module& module, PassContext& ctx) const {
+    runner->load_dialects(module);
+    if (!module || !ctx.config.get(emit_diagnostics)) return nullptr;
+    return std::make_unique<InFunctionOrder>(module, *runner);
+  }
+
+  ::mlir::Operation* operator()(::mlir::Operation* function, const Module& module, PassContext& ctx) const {
+    if (anchor != "any" && view(function->getName().getStringRef()) != anchor) return function;
+    const InFunctionOrder::Scope in_order(module, *runner, function);
+    runner->run(function, module, ctx);
+    return function;
+  }
 };
 
 /// Splits `key=value key=value` (MLIR's printed options) at the spaces that
@@ -372,6 +499,7 @@ Pass<Module> module_level(std::string_view name, std::string_view options) {
   auto runner = std::make_shared<const MlirPassRunner>(name, options, "builtin.module");
   const PassInfo info{.name = name, .opt_level = 0, .summary = summary_of(name)};
   return module_pass<Module>(info, [runner](Module module, PassContext& ctx) {
+    runner->load_dialects(module);
     runner->run(module.op().getOperation(), module, ctx);
     return module;
   });
@@ -461,6 +589,8 @@ const std::vector<::mlir::Operation*>& Module::functions() const {
   }
   return functions_;
 }
+
+void register_passes() { register_mlir_passes(); }
 
 ::mlir::DialectRegistry registry_of_dialects() {
   ::mlir::DialectRegistry registry;
@@ -576,9 +706,9 @@ std::uint64_t fingerprint(const Module& module) {
 
 void verify(const Module& module) {
   if (!module) return;
-  const CollectDiagnostics diagnostics(module.op().getContext());
+  const CollectDiagnostics diagnostics(module.op().getContext(), /*pass_on=*/false);
   if (::mlir::failed(::mlir::verify(module.op().getOperation()))) {
-    throw MlirError(diagnostics.first_error_or("the module does not verify"));
+    throw MlirError(diagnostics.first_error().value_or("the module does not verify"));
   }
 }
 
@@ -587,164 +717,96 @@ Pass<Module> pass(std::string_view name, std::string_view options) { return modu
 Pass<Module> pass_on_functions(std::string_view name, std::string_view options, std::string_view anchor) {
   auto runner = std::make_shared<const MlirPassRunner>(name, options, anchor);
   const PassInfo info{.name = name, .opt_level = 0, .summary = summary_of(name)};
-  return passline::function_pass<Module>(
-      info, [runner, anchor = std::string(anchor)](::mlir::Operation* function, const Module& module, PassContext& ctx) {
-        if (anchor == "any" || view(function->getName().getStringRef()) == anchor) {
-          runner->run(function, module, ctx);
-        }
-        return function;
-      });
+  return passline::function_pass<Module>(info, OnFunctions{.runner = std::move(runner), .anchor = std::string(anchor)});
 }
 
 namespace {
 
-/// Reads MLIR's pipeline text: `anchor(element, ...)`, where an element is
-/// `pass{options}` or a nested `anchor(...)`. Depth is bounded.
-class MlirPipelineReader {
- public:
-  explicit MlirPipelineReader(std::string_view text) : text_(text) {}
-
-  Pass<Module> read() {
-    skip_spaces();
-    const std::string_view anchor = word();
-    if (anchor != "builtin.module" && anchor != "any") {
-      fail("a pipeline over a module starts 'builtin.module(' (or 'any(')");
-    }
-    std::vector<Pass<Module>> passes = list(anchor, 1);
-    skip_spaces();
-    if (at_ != text_.size()) fail("text after the pipeline");
-    return sequential<Module>(std::move(passes), SequentialInfo{.name = "builtin.module"});
-  }
-
- private:
-  static constexpr std::size_t max_depth = 16;
-
-  /// `(element, ...)` after `anchor`, each element a passline pass.
-  std::vector<Pass<Module>> list(std::string_view anchor, std::size_t depth) {
-    std::vector<Pass<Module>> passes;
-    elements(depth, [&](std::string_view name) {
-      if (peek() != '(') {
-        passes.push_back(module_level(name, braced()));
-      } else if (name == "func.func") {
-        // Passes nested on functions: passline's function passes, one by one.
-        elements(depth + 1, [&](std::string_view inner) {
-          if (peek() == '(') {
-            const std::string open = std::string(anchor) + "(" + std::string(name) + "(" + std::string(inner) + "(";
-            nest(open, 3, depth + 2, passes);
-          } else {
-            passes.push_back(pass_on_functions(inner, braced(), name));
-          }
-        });
-      } else {
-        nest(std::string(anchor) + "(" + std::string(name) + "(", 2, depth + 1, passes);
-      }
-    });
-    return passes;
-  }
-
-  /// The passes of `(element, ...)` nested in other anchors than a module's
-  /// functions: `open` is the text of the anchors around them
-  /// (`builtin.module(gpu.module(`), `anchors` how many. Each pass is a
-  /// passline pass of its own, by its name, that runs as MLIR runs it there
-  /// (MLIR's pipeline `builtin.module(gpu.module(pass))`), so that the
-  /// instruments see each; one pass runs on all the anchors before the next,
-  /// as passline's function passes do.
-  void nest(const std::string& open, std::size_t anchors, std::size_t depth, std::vector<Pass<Module>>& passes) {
-    elements(depth, [&](std::string_view name) {
-      if (peek() == '(') {
-        nest(open + std::string(name) + "(", anchors + 1, depth + 1, passes);
-        return;
-      }
-      const std::string options = braced();
-      passes.push_back(nested(open + std::string(name) + (options.empty() ? "" : "{" + options + "}") +
-                                  std::string(anchors, ')'),
-                              name));
-    });
-  }
-
-  /// Reads `(element, ...)`, calling `element(name)` for each with the text
-  /// after its name still to read.
-  template <class Element>
-  void elements(std::size_t depth, Element&& element) {
-    if (depth > max_depth) fail("pipelines nested no deeper than 16");
-    expect('(');
-    skip_spaces();
-    if (peek() == ')') {
-      ++at_;
-      return;
-    }
-    while (true) {
-      skip_spaces();
-      const std::string_view name = word();
-      if (name.empty()) fail("a pass name");
-      skip_spaces();
-      element(name);
-      skip_spaces();
-      if (peek() == ',') {
-        ++at_;
-        continue;
-      }
-      expect(')');
-      return;
-    }
-  }
-
-  /// Pass `name` as MLIR's nested `pipeline` runs it.
-  static Pass<Module> nested(const std::string& pipeline, std::string_view name) {
-    auto runner = std::make_shared<const MlirPassRunner>(pipeline);
-    const PassInfo info{.name = name, .opt_level = 0, .summary = summary_of(name)};
-    return module_pass<Module>(info, [runner](Module module, PassContext& ctx) {
-      runner->run(module.op().getOperation(), module, ctx);
-      return module;
-    });
-  }
-
-  /// `{...}` after a pass name, without its braces; empty if there is none.
-  std::string braced() {
-    if (peek() != '{') return {};
-    const std::size_t start = at_ + 1;
-    skip_balanced();
-    return std::string(text_.substr(start, at_ - start - 1));
-  }
-
-  /// Skips one balanced `(...)` or `{...}` group from here.
-  void skip_balanced() {
-    std::size_t depth = 0;
-    do {
-      if (at_ >= text_.size()) fail("an unclosed bracket");
-      const char c = text_[at_++];
-      if (c == '(' || c == '{' || c == '[') ++depth;
-      if (c == ')' || c == '}' || c == ']') --depth;
-    } while (depth > 0);
-  }
-
-  std::string_view word() {
-    const std::size_t start = at_;
-    while (at_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[at_])) != 0 || text_[at_] == '-' ||
-                                  text_[at_] == '_' || text_[at_] == '.')) {
-      ++at_;
-    }
-    return text_.substr(start, at_ - start);
-  }
-  char peek() const { return at_ < text_.size() ? text_[at_] : '\0'; }
-  void skip_spaces() {
-    while (at_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[at_])) != 0) ++at_;
-  }
-  void expect(char c) {
-    skip_spaces();
-    if (peek() != c) fail(std::string("'") + c + "'");
-    ++at_;
-  }
-  [[noreturn]] void fail(const std::string& expected) const {
-    throw PipelineSyntaxError("<pipeline>:1:" + std::to_string(at_ + 1) + ": error: expected " + expected,
-                              std::string(text_), at_ + 1, 1);
-  }
-
-  std::string_view text_;
-  std::size_t at_ = 0;
+/// MLIR's protected copy of a pass, which its pass managers make when they
+/// are copied: a new pass of the same kind, then its option values.
+struct PassCopy : ::mlir::Pass {
+  using Pass::clonePass;
+  using Pass::copyOptionValuesFrom;
 };
 
+std::unique_ptr<::mlir::Pass> copy_of(const ::mlir::Pass& pass) {
+  std::unique_ptr<::mlir::Pass> copy = (pass.*&PassCopy::clonePass)();
+  ((*copy).*&PassCopy::copyOptionValuesFrom)(&pass);
+  return copy;
+}
+
+/// Whether `pass` is MLIR's adaptor that runs the pass managers nested in a
+/// pipeline (`func.func(...)`) on the operations they are anchored on.
+bool is_nesting(const ::mlir::Pass& pass) {
+  return pass.getArgument().empty() && view(pass.getName()) == "mlir::detail::OpToOpPassAdaptor";
+}
+
+/// The pass manager an adaptor holds, read back by MLIR's parser from the
+/// text the adaptor prints (MLIR keeps its managers to itself).
+::mlir::OpPassManager nested_manager(::mlir::Pass& adaptor) {
+  std::string text;
+  llvm::raw_string_ostream stream(text);
+  adaptor.printAsTextualPipeline(stream);
+  std::string error;
+  llvm::raw_string_ostream errors(error);
+  ::mlir::FailureOr<::mlir::OpPassManager> nested = ::mlir::parsePassPipeline(llvm::StringRef(text), errors);
+  if (::mlir::failed(nested)) throw MlirError("MLIR's nested pipeline '" + text + "' does not read back: " + error);
+  return std::move(*nested);
+}
+
+/// passline's passes for the passes of MLIR's pipeline `manager`, nested in
+/// `anchors` below the module (outermost first). A pass nested in one
+/// anchor below the module (`func.func`, `gpu.module`) is a function pass,
+/// run on each function of that name on passline's threads; any other is a
+/// pass over the module that MLIR nests as the pipeline said. One pass runs
+/// on everything it is nested on before the next pass runs: the output is
+/// MLIR's, as those operations are isolated from one another.
+void add_passes(::mlir::OpPassManager& manager, std::vector<std::string>& anchors, const Dialects& dialects,
+                std::vector<Pass<Module>>& out) {
+  for (::mlir::Pass& pass : manager.getPasses()) {
+    if (is_nesting(pass)) {
+      ::mlir::OpPassManager nested = nested_manager(pass);
+      anchors.emplace_back(view(nested.getOpAnchorName()));
+      add_passes(nested, anchors, dialects, out);
+      anchors.pop_back();
+      continue;
+    }
+    const std::string name(view(pass.getArgument().empty() ? pass.getName() : pass.getArgument()));
+    const PassInfo info{.name = name, .opt_level = 0, .summary = view(pass.getDescription())};
+    if (anchors.size() == 1 && anchors.front() != "any") {
+      ::mlir::OpPassManager prototype(llvm::StringRef(anchors.front()));
+      prototype.addPass(copy_of(pass));
+      auto runner = std::make_shared<const MlirPassRunner>(name, std::move(prototype), dialects);
+      out.push_back(passline::function_pass<Module>(info, OnFunctions{.runner = std::move(runner), .anchor = anchors.front()}));
+      continue;
+    }
+    ::mlir::OpPassManager prototype("builtin.module");
+    ::mlir::OpPassManager* nested = &prototype;
+    for (const std::string& anchor : anchors) nested = anchor == "any" ? &nested->nestAny() : &nested->nest(anchor);
+    nested->addPass(copy_of(pass));
+    auto runner = std::make_shared<const MlirPassRunner>(name, std::move(prototype), dialects);
+    out.push_back(module_pass<Module>(info, [runner](Module module, PassContext& ctx) {
+      runner->load_dialects(module);
+      runner->run(module.op().getOperation(), module, ctx);
+      return module;
+    }));
+  }
+}
+
 }  // namespace
+
+Pass<Module> from_pass_manager(const ::mlir::OpPassManager& manager) {
+  const std::string anchor(view(manager.getOpAnchorName()));
+  if (anchor != "builtin.module" && anchor != "any") {
+    throw MlirError("can't run '" + anchor + "' pass manager on 'builtin.module' op");
+  }
+  ::mlir::OpPassManager copy = manager;
+  std::vector<Pass<Module>> passes;
+  std::vector<std::string> anchors;
+  add_passes(copy, anchors, dependent_dialects(copy), passes);
+  const std::string name = anchor;
+  return sequential<Module>(std::move(passes), SequentialInfo{.name = name});
+}
 
 bool is_mlir_pipeline(std::string_view text) {
   const std::size_t start = text.find_first_not_of(" \t\n");
@@ -755,17 +817,44 @@ bool is_mlir_pipeline(std::string_view text) {
   return anchor == "builtin.module" || anchor == "any";
 }
 
-Pass<Module> parse_mlir_pipeline(std::string_view text) { return MlirPipelineReader(text).read(); }
+Pass<Module> parse_mlir_pipeline(std::string_view text) {
+  register_mlir_passes();
+  std::string error;
+  llvm::raw_string_ostream stream(error);
+  ::mlir::FailureOr<::mlir::OpPassManager> parsed = ::mlir::parsePassPipeline(ref(text), stream);
+  if (::mlir::failed(parsed)) {
+    while (!error.empty() && error.back() == '\n') error.pop_back();
+    throw MlirError(error);
+  }
+  return from_pass_manager(*parsed);
+}
+
+void load_dialects(const Pass<Module>& pipeline, ::mlir::MLIRContext& context) {
+  if (pipeline.is_pipeline()) {
+    for (const Pass<Module>& pass : pipeline.passes()) load_dialects(pass, context);
+    return;
+  }
+  const llvm::StringRef name = ref(pipeline.info().name);
+  register_mlir_passes();
+  if (::mlir::PassInfo::lookup(name) == nullptr && ::mlir::PassPipelineInfo::lookup(name) == nullptr) return;
+  const MlirPassRunner made(pipeline.info().name, {}, "builtin.module");
+  ::mlir::DialectRegistry dialects;
+  made.dependent_dialects_into(dialects);
+  load(dialects, context);
+}
 
 void print_registered_passes() {
   register_mlir_passes();
   // MLIR's registry is read only by its command-line parser, whose option
   // prints every pass and pipeline with their options as mlir-opt's help
-  // does; each pass's name is a name of that option.
-  const ::mlir::PassPipelineCLParser parser(
-      "", "MLIR's passes and pipelines: in --passes by their names without the dashes, their options in "
-          "braces, e.g. canonicalize{max-iterations=3}");
+  // does; each pass's name is a name of that option. A tool that declared
+  // mlir-opt's flags has one already.
   llvm::StringMap<llvm::cl::Option*>& options = llvm::cl::getRegisteredOptions();
+  std::optional<::mlir::PassPipelineCLParser> parser;
+  if (!options.contains("canonicalize")) {
+    parser.emplace("", "MLIR's passes and pipelines: in --passes by their names without the dashes, their options in "
+                       "braces, e.g. canonicalize{max-iterations=3}");
+  }
   const auto found = options.find("canonicalize");
   if (found == options.end()) throw MlirError("MLIR's passes cannot be listed");
   found->second->printOptionInfo(found->second->getOptionWidth());

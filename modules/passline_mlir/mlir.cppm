@@ -36,6 +36,7 @@ module;
 #include <mlir/IR/DialectRegistry.h>
 #include <mlir/IR/MLIRContext.h>
 #include <mlir/IR/OwningOpRef.h>
+#include <mlir/Pass/PassManager.h>
 
 export module passline.mlir;
 
@@ -96,7 +97,13 @@ Module::Kept& kept(const Module& module);
 /// caret under it for a parse error).
 class MlirError : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit MlirError(const std::string& message, bool shown = false) : std::runtime_error(message), shown_(shown) {}
+  /// Whether MLIR's own diagnostic handlers had the error already
+  /// (`emit_diagnostics`): a tool whose handler printed it does not again.
+  bool shown() const { return shown_; }
+
+ private:
+  bool shown_;
 };
 
 /// MLIR's thread pool over passline's (TBB's): a context given it
@@ -117,6 +124,11 @@ class ThreadPool {
   class Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+/// Registers every pass of MLIR's with MLIR (mlir::registerAllPasses), once.
+/// `registry()` and the functions that make MLIR's passes do it themselves;
+/// a tool that declares mlir-opt's pass flags does it first.
+void register_passes();
 
 /// Every dialect MLIR registers (mlir::registerAllDialects), for a context
 /// that reads any MLIR text, as mlir-opt's does.
@@ -151,6 +163,14 @@ void verify(const Module& module);
 /// verify fails. False skips it.
 extern const ConfigKey<bool> verify_passes;
 
+/// Config key `mlir.emit-diagnostics` (default false): what MLIR's passes
+/// emit goes on to the handlers installed on the MLIR context too (MLIR's
+/// SourceMgrDiagnosticHandler, which prints it with its source line and a
+/// caret; its verifier handler, which checks it against `expected-*`
+/// comments), in the order a one-thread run emits it, and reaches passline's
+/// diagnostics marked `shown`. False: passline's diagnostics alone get it.
+extern const ConfigKey<bool> emit_diagnostics;
+
 /// The MLIR pass registered as `name` (mlir-opt's flag name) with `options`
 /// in MLIR's syntax (`max-iterations=3 top-down=false`), as a pass over the
 /// whole module (as `mlir-opt --name` runs it: a pass that runs on
@@ -164,10 +184,25 @@ Pass<Module> pass(std::string_view name, std::string_view options = {});
 Pass<Module> pass_on_functions(std::string_view name, std::string_view options = {},
                                std::string_view anchor = "func.func");
 
-/// An MLIR textual pipeline (`builtin.module(func.func(canonicalize,cse),inline)`)
-/// as a passline pipeline: each pass of it a passline pass, those nested on
-/// `func.func` function passes, so that passline's instruments see each.
+/// MLIR's pipeline `manager` (anchored on `builtin.module` or `any`, as
+/// MLIR's parser or mlir-opt's pass flags built it) as a passline pipeline:
+/// each of its passes a passline pass, so that passline's instruments see
+/// each. A pass nested in one operation below the module (`func.func(cse)`)
+/// is a function pass, run on each such operation on passline's threads;
+/// one nested deeper runs through MLIR's nesting, as a pass over the module.
+/// Each pass's run loads the dialects the whole pipeline depends on first.
+Pass<Module> from_pass_manager(const ::mlir::OpPassManager& manager);
+
+/// An MLIR textual pipeline (`builtin.module(func.func(cse,canonicalize),inline)`),
+/// read by MLIR's parser (whose errors it throws as MlirError), as
+/// `from_pass_manager` makes it a passline pipeline.
 Pass<Module> parse_mlir_pipeline(std::string_view text);
+
+/// Loads into `context` the dialects that the MLIR passes of `pipeline`
+/// depend on, as MLIR's PassManager::run does before it runs anything: call
+/// it before running a pipeline written in passline's text over MLIR's
+/// passes, whose passes each load only their own.
+void load_dialects(const Pass<Module>& pipeline, ::mlir::MLIRContext& context);
 
 /// Whether `text` reads as MLIR's pipeline syntax (an anchor around a
 /// list: `builtin.module(...)`) rather than passline's.

@@ -21,7 +21,7 @@ ln -s out.mlir "$work/link.mlir"
 "$tool" "$corpus/func_arith.mlir" --passes=cse -o "$work/link.mlir" && [[ -L "$work/link.mlir" ]] &&
   cmp -s "$work/link.mlir" "$work/out.mlir" && ok "-o through a symbolic link keeps the link" || fail "-o to a link"
 cp "$work/out.mlir" "$work/before.mlir"
-if "$tool" "$corpus/fails.mlir" --passes=remove-dead-values -o "$work/out.mlir" 2>"$work/err"; then
+if "$tool" "$corpus/fails.mlir" --passes=remove-dead-values --strict-diagnostics -o "$work/out.mlir" 2>"$work/err"; then
   fail "a failing pass exits 0"
 else
   cmp -s "$work/out.mlir" "$work/before.mlir" && ! ls "$work" | grep -q '\.passline-' &&

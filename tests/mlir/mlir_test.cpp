@@ -419,7 +419,7 @@ TEST_F(MlirTest, MlirsPipelineTextNestsFunctionPassesOnPasslinesThreads) {
   }
   EXPECT_EQ(one, two);
   EXPECT_EQ(one.find("@g"), std::string::npos);  // symbol-dce dropped the private @g
-  EXPECT_THROW((void)passline::mlir::parse_mlir_pipeline("builtin.module(func.func(cse)"), passline::PipelineSyntaxError);
+  EXPECT_THROW((void)passline::mlir::parse_mlir_pipeline("builtin.module(func.func(cse)"), passline::mlir::MlirError);
 }
 
 // -- instruments ----------------------------------------------------------------------

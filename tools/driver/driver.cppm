@@ -476,8 +476,10 @@ std::vector<std::shared_ptr<Instrument>> instruments(const InstrumentFlags& flag
 /// Prints the context's diagnostics on stderr as they come:
 /// `location: severity: message` (the tool's name where there is no
 /// location), and the source line with a caret where there is one.
+/// A diagnostic the IR's own means showed already is not printed again.
 void print_diagnostics(PassContext& ctx, std::string tool) {
   ctx.diagnostics->set_handler([tool = std::move(tool)](const Diagnostic& d) {
+    if (d.shown) return;
     fmt::print(stderr, "{}: {}: {}\n", d.location.empty() ? tool : d.location, d.severity_name(), d.message);
     if (!d.snippet.empty()) fmt::print(stderr, "{}\n", d.snippet);
   });
@@ -534,26 +536,43 @@ int report(std::exception_ptr failure, std::string_view tool) {
   return 1;
 }
 
+/// How `run_pipeline` treats what the IR's own means showed the user (MLIR's
+/// diagnostic handlers, say).
+struct ShownRules {
+  /// Whether a failure's cause was shown already, so that it is not printed again.
+  std::function<bool(std::exception_ptr)> failure_shown = {};
+  /// Whether an error diagnostic that was shown fails the run even though
+  /// its pass succeeded (passline's rule); false keeps the run going.
+  bool shown_errors_fail = true;
+};
+
 /// Runs `pipeline` on `ir` in `ctx`'s scope; the exit code. A failure is
-/// printed as `report<Positioned...>` prints it, with why the reproducer
-/// could not be written, if so; a run whose diagnostics gained an error
-/// (an instrument that failed as the scope ended, say) fails too.
+/// printed as `report<Positioned...>` prints it (unless `rules` say it was
+/// shown), with why the reproducer could not be written, if so; a run whose
+/// diagnostics gained an error (an instrument that failed as the scope
+/// ended, say) fails too.
 template <class... Positioned, class IR>
-int run_pipeline(const Pass<IR>& pipeline, IR& ir, PassContext& ctx, const RunInstruments& run, std::string_view tool) {
-  const std::size_t errors_before = ctx.diagnostics->error_count();
+int run_pipeline(const Pass<IR>& pipeline, IR& ir, PassContext& ctx, const RunInstruments& run, std::string_view tool,
+                 const ShownRules& rules = {}) {
+  const std::size_t seen = ctx.diagnostics->entries().size();
   {
     auto scope = ctx.enter();
     try {
       ir = pipeline(std::move(ir), ctx);
     } catch (...) {
-      const int code = report<Positioned...>(std::current_exception(), tool);
+      const std::exception_ptr failure = std::current_exception();
+      const int code = rules.failure_shown && rules.failure_shown(failure) ? 1 : report<Positioned...>(failure, tool);
       if (run.reproducer && !run.reproducer->error().empty()) {
         fmt::print(stderr, "{}: error: {}\n", tool, run.reproducer->error());
       }
       return code;
     }
   }
-  return ctx.diagnostics->error_count() > errors_before ? 1 : 0;
+  const std::vector<Diagnostic> entries = ctx.diagnostics->entries();
+  const bool failed = std::any_of(entries.begin() + static_cast<std::ptrdiff_t>(seen), entries.end(), [&](const Diagnostic& d) {
+    return d.severity == Severity::error && (!d.shown || rules.shown_errors_fail);
+  });
+  return failed ? 1 : 0;
 }
 
 /// Writes `text` to standard output, or fails naming it.

@@ -1,10 +1,14 @@
-// passline-mlir-opt: reads MLIR, runs a pipeline of MLIR's passes (and
-// passline's) over it under passline's pass manager, writes MLIR.
+// passline-mlir-opt: mlir-opt's command line, run by passline's pass manager.
 //
-// The pipeline is MLIR's textual pipeline (`builtin.module(func.func(cse))`)
-// or passline's pipeline text over MLIR's pass names (`canonicalize,cse`).
-// Every failure is one clear message on stderr and exit code 1; the output
-// is written whole or not at all, as passline-opt's.
+// It reads mlir-opt's flags with MLIR's own code (mlir_flags.h) and does what
+// MlirOptMain does with them, with MLIR's pieces: splitAndProcessBuffer for
+// -split-input-file, a context per chunk, SourceMgrDiagnosticHandler (or its
+// verifier, -verify-diagnostics), parseSourceFileForTool, the printing flags
+// and the bytecode writer. The pipeline, from mlir-opt's pass flags or
+// --pass-pipeline (MLIR's parser builds it) or from passline's --passes, runs
+// under passline's manager, contexts and instruments, each MLIR pass a
+// passline pass. passline-opt's flags work as there; the output is written
+// whole or not at all.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
@@ -16,9 +20,26 @@
 #include <string_view>
 #include <vector>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <llvm/ADT/StringExtras.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/SourceMgr.h>
+#include <llvm/Support/raw_ostream.h>
+#include <mlir/Bytecode/BytecodeWriter.h>
+#include <mlir/Debug/CLOptionsSetup.h>
+#include <mlir/IR/AsmState.h>
+#include <mlir/IR/BuiltinOps.h>
+#include <mlir/IR/Diagnostics.h>
 #include <mlir/IR/MLIRContext.h>
+#include <mlir/Parser/Parser.h>
+#include <mlir/Pass/PassManager.h>
+#include <mlir/Support/ToolUtilities.h>
+#include <mlir/Tools/ParseUtilities.h>
+#include <mlir/Tools/mlir-opt/MlirOptMain.h>
+
+#include "mlir_flags.h"
 
 import passline;
 import passline.support;
@@ -28,20 +49,26 @@ import passline.driver;
 
 namespace {
 
+constexpr std::string_view tool = "passline-mlir-opt";
+
 /// How passline-mlir-opt's help speaks of MLIR.
 constexpr passline::driver::IRWords mlir_words{
     .extension = ".mlir", .print_before = "cse", .print_after = "canonicalize", .unit = "module"};
 
-/// passline-mlir-opt's flags: every driver's.
-using Options = passline::driver::RunFlags;
+/// passline-mlir-opt's own flags: every driver's, and passline's rule for
+/// errors that MLIR's passes report but survive.
+struct Options : passline::driver::RunFlags {
+  bool strict_diagnostics = false;
+};
 
 /// The flags that say what a run does to the IR: the only flags a
 /// reproducer's replay line may give (it must not write files).
 void add_pipeline_flags(CLI::App& app, Options& options) {
   app.add_option("--passes", options.passes,
-                 "the pipeline: MLIR's textual pipeline, 'builtin.module(func.func(canonicalize,cse))', or "
-                 "passline's pipeline text over MLIR's pass names, 'canonicalize,cse', any pass --list-passes lists, "
-                 "with its options in braces ('canonicalize{max-iterations=3}'); none, or --passes=, runs no pass");
+                 "the pipeline in passline's text over MLIR's pass names, 'canonicalize,cse', any pass --list-passes "
+                 "lists with its options in braces ('canonicalize{max-iterations=3}'), or MLIR's textual pipeline, "
+                 "'builtin.module(func.func(canonicalize,cse))'; mlir-opt's pass flags and --pass-pipeline work too "
+                 "(not with --passes); none runs no pass");
   passline::driver::add_context_flags(app, options.context, "3: every pass named runs",
                                       "function passes (passes nested on func.func) and MLIR's own parallel work",
                                       "cse,canonicalize");
@@ -60,6 +87,18 @@ std::vector<std::shared_ptr<passline::Instrument>> instruments(const Options& o,
   return passline::driver::instruments(o.instruments, mlir_words, std::move(checks), timings);
 }
 
+/// mlir-opt's instrument flags, carried out by passline's instruments.
+void add_requests(passline::driver::InstrumentFlags& flags, const passline_mlir_opt::InstrumentRequests& asked) {
+  flags.print_before.insert(flags.print_before.end(), asked.print_before.begin(), asked.print_before.end());
+  flags.print_after.insert(flags.print_after.end(), asked.print_after.begin(), asked.print_after.end());
+  flags.print_before_all = flags.print_before_all || asked.print_before_all;
+  flags.print_after_all = flags.print_after_all || asked.print_after_all;
+  if (asked.print_after_change && flags.print_changed.empty()) flags.print_changed = "quiet";
+  if (flags.dump_dir.empty()) flags.dump_dir = asked.tree_dir;
+  flags.time_passes = flags.time_passes || asked.timing;
+  if (flags.reproducer.empty()) flags.reproducer = asked.reproducer;
+}
+
 /// `object`, which is never destroyed: the process's end takes it back at
 /// once, as clang's -disable-free leaves its ASTs, where freeing a large
 /// module operation by operation, then the context's uniqued types and
@@ -73,70 +112,256 @@ T& left_at_exit(std::unique_ptr<T> object) {
 }
 
 int report(std::exception_ptr failure) {
-  return passline::driver::report<passline::mlir::MlirError>(std::move(failure), "passline-mlir-opt");
+  return passline::driver::report<passline::mlir::MlirError>(std::move(failure), tool);
 }
 
-/// Reads the input: a reproducer's text, read already; a file; or stdin.
-passline::mlir::Module read_input(const Options& options, mlir::MLIRContext& context) {
-  if (options.reproducer_text) return passline::mlir::parse(*options.reproducer_text, options.input, context);
-  if (options.input != "-") {
-    ::close(passline::driver::open_to_read(options.input));  // a file that cannot be read: passline-opt's message
-    return passline::mlir::parse_file(options.input, context);
+/// Whether `failure`, or a cause nested in it, is an error of MLIR's that
+/// MLIR's handlers printed already.
+bool shown_by_mlir(std::exception_ptr failure) {
+  try {
+    std::rethrow_exception(failure);
+  } catch (const passline::mlir::MlirError& error) {
+    return error.shown();
+  } catch (const std::nested_exception& outer) {
+    return outer.nested_ptr() && shown_by_mlir(outer.nested_ptr());
+  } catch (...) {
+    return false;
   }
-  return passline::mlir::parse(passline::driver::read_all(STDIN_FILENO, "standard input"), "<stdin>", context);
 }
 
-passline::Pass<passline::mlir::Module> pipeline_of(const std::string& text) {
+/// The input, read once whatever it is (a file, a FIFO, a pipe): mapped
+/// when it is a regular file, else read to its end.
+std::unique_ptr<llvm::MemoryBuffer> read_input(const Options& options) {
+  if (options.reproducer_text) return llvm::MemoryBuffer::getMemBufferCopy(*options.reproducer_text, options.input);
+  if (options.input == "-") {
+    return llvm::MemoryBuffer::getMemBufferCopy(passline::driver::read_all(STDIN_FILENO, "standard input"), "<stdin>");
+  }
+  const int fd = passline::driver::open_to_read(options.input);
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat info {};
+  if (::fstat(fd, &info) == 0 && S_ISREG(info.st_mode)) {
+    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> mapped =
+        llvm::MemoryBuffer::getOpenFile(fd, options.input, static_cast<std::uint64_t>(info.st_size));
+    if (!mapped) {
+      throw passline::driver::Failure{fmt::format("cannot read '{}': {}", options.input, mapped.getError().message())};
+    }
+    return std::move(*mapped);
+  }
+  return llvm::MemoryBuffer::getMemBufferCopy(passline::driver::read_all(fd, "'" + options.input + "'"), options.input);
+}
+
+/// An LLVM stream into the output file. A write that fails is kept, not
+/// thrown through MLIR's printer: `check` throws it once the printing is done.
+class OutputStream final : public llvm::raw_ostream {
+ public:
+  explicit OutputStream(passline::support::OutputFile& output) : output_(output) { SetBufferSize(1 << 16); }
+  OutputStream(const OutputStream&) = delete;
+  OutputStream& operator=(const OutputStream&) = delete;
+  ~OutputStream() override = default;
+
+  /// Writes what is buffered; throws the first error a write met.
+  void check() {
+    flush();
+    if (failure_) std::rethrow_exception(failure_);
+  }
+
+ private:
+  void write_impl(const char* data, std::size_t size) override {
+    written_ += size;
+    if (failure_) return;
+    try {
+      output_.write(std::string_view(data, size));
+    } catch (...) {
+      failure_ = std::current_exception();
+    }
+  }
+  std::uint64_t current_pos() const override { return written_; }
+
+  passline::support::OutputFile& output_;
+  std::uint64_t written_ = 0;
+  std::exception_ptr failure_;
+};
+
+/// mlir-opt's pipeline (its pass flags or --pass-pipeline, read by MLIR's
+/// parser and checked whole before anything runs), or passline's --passes.
+passline::Pass<passline::mlir::Module> pipeline_of(const Options& options, const mlir::MlirOptMainConfig& config,
+                                                  mlir::MLIRContext& context) {
+  std::string errors;
+  mlir::ScopedDiagnosticHandler collect(&context, [&errors](mlir::Diagnostic& diagnostic) {
+    if (!errors.empty()) errors += "; ";
+    errors += diagnostic.str();
+    return mlir::success();
+  });
+  mlir::PassManager manager(&context, "builtin.module", mlir::OpPassManager::Nesting::Implicit);
+  if (mlir::failed(config.setupPassPipeline(manager))) throw passline::driver::Failure{errors};
+  const bool mlir_flags = manager.size() != 0;
+  if (mlir_flags && options.passes) {
+    throw passline::driver::Failure{"--passes cannot be used with mlir-opt's pass flags or --pass-pipeline"};
+  }
+  if (mlir_flags) return passline::mlir::from_pass_manager(manager);
+  const std::string text = options.passes.value_or("");
   if (passline::mlir::is_mlir_pipeline(text)) return passline::mlir::parse_mlir_pipeline(text);
   return passline::parse_pipeline(text, passline::mlir::registry());
 }
 
-int run(const Options& options) {
+/// The flags of mlir-opt that passline-mlir-opt does not carry out: an error
+/// rather than a run that ignores them.
+void refuse_unsupported(const mlir::MlirOptMainConfig& config) {
+  auto refuse = [](std::string_view flag) {
+    throw passline::driver::Failure{fmt::format("{} is mlir-opt's, and passline-mlir-opt does not offer it", flag)};
+  };
+  if (config.shouldVerifyRoundtrip()) refuse("-verify-roundtrip");
+  if (!config.getReproducerFilename().empty()) refuse("-mlir-generate-reproducer (passline's --reproducer writes one)");
+  if (!config.getIrdlFile().empty()) refuse("-irdl-file");
+}
+
+/// One run: each chunk of the input (the whole input without
+/// -split-input-file) in a context of its own, as mlir-opt runs it.
+class Run {
+ public:
+  Run(const Options& options, const mlir::MlirOptMainConfig& config, mlir::DialectRegistry& dialects,
+      const passline::Pass<passline::mlir::Module>& pipeline, passline::PassContext& ctx,
+      const passline::driver::RunInstruments& instruments, const std::shared_ptr<passline::PassTimings>& timings,
+      passline::mlir::ThreadPool& threads)
+      : options_(options), config_(config), dialects_(dialects), pipeline_(pipeline), ctx_(ctx),
+        instruments_(instruments), timings_(timings), threads_(threads) {}
+
+  /// Processes the chunk in `buffer`, writing its output to `os`.
+  mlir::LogicalResult chunk(std::unique_ptr<llvm::MemoryBuffer> buffer, llvm::raw_ostream& os) {
+    auto sources = std::make_shared<llvm::SourceMgr>();
+    sources->AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+    auto made = std::make_unique<mlir::MLIRContext>(dialects_, mlir::MLIRContext::Threading::DISABLED);
+    // A lone chunk's context is left to the process's end; chunks' die in turn.
+    mlir::MLIRContext& context = config_.inputSplitMarker().empty() ? left_at_exit(std::move(made)) : *made;
+    if (ctx_.threads() > 1) context.setThreadPool(threads_.llvm());
+    context.allowUnregisteredDialects(config_.shouldAllowUnregisteredDialects());
+    if (config_.shouldVerifyDiagnostics()) context.printOpOnDiagnostic(false);
+    const mlir::tracing::InstallDebugHandler debug(context, config_.getDebugConfig());
+    if (!config_.shouldVerifyDiagnostics()) {
+      const mlir::SourceMgrDiagnosticHandler handler(*sources, &context);
+      return perform(os, sources, context);
+    }
+    mlir::SourceMgrDiagnosticVerifierHandler handler(*sources, &context);
+    // Only the diagnostics count, not whether the run succeeded (mlir-opt's rule).
+    (void)perform(os, sources, context);
+    return handler.verify();
+  }
+
+ private:
+  mlir::LogicalResult perform(llvm::raw_ostream& os, const std::shared_ptr<llvm::SourceMgr>& sources,
+                              mlir::MLIRContext& context) {
+    mlir::FallbackAsmResourceMap resources;
+    mlir::OwningOpRef<mlir::Operation*> op = passline::driver::timed(timings_, "Parse input", [&] {
+      // Parsed with the context's threading off, as mlir-opt parses.
+      const bool threaded = context.isMultithreadingEnabled();
+      context.disableMultithreading();
+      const mlir::ParserConfig parsing(&context, /*verifyAfterParse=*/true, &resources);
+      mlir::OwningOpRef<mlir::Operation*> parsed =
+          mlir::parseSourceFileForTool(sources, parsing, !config_.shouldUseExplicitModule());
+      context.enableMultithreading(threaded);
+      return parsed;
+    });
+    if (!op) return mlir::failure();
+    auto module_op = mlir::dyn_cast<mlir::ModuleOp>(op.get());
+    if (!module_op) {
+      return mlir::emitError(op.get()->getLoc()) << tool << " runs passes on a 'builtin.module', not on '"
+                                                 << op.get()->getName() << "'";
+    }
+    (void)op.release();
+    auto made = std::make_unique<passline::mlir::Module>(mlir::OwningOpRef(module_op));
+    passline::mlir::Module& module = config_.inputSplitMarker().empty() ? left_at_exit(std::move(made)) : *made;
+    passline::mlir::load_dialects(pipeline_, context);
+    const passline::driver::ShownRules rules{.failure_shown = shown_by_mlir,
+                                             .shown_errors_fail = options_.strict_diagnostics};
+    if (passline::driver::run_pipeline<passline::mlir::MlirError>(pipeline_, module, ctx_, instruments_, tool, rules)) {
+      return mlir::failure();
+    }
+    if (instruments_.graph) {
+      os << instruments_.graph->dot();
+      return mlir::success();
+    }
+    return passline::driver::timed(timings_, "Print output", [&]() -> mlir::LogicalResult {
+      if (config_.shouldEmitBytecode()) {
+        mlir::BytecodeWriterConfig writing(resources);
+        if (const std::optional<std::int64_t> version = config_.bytecodeVersionToEmit()) {
+          writing.setDesiredBytecodeVersion(*version);
+        }
+        if (config_.shouldElideResourceDataFromBytecode()) writing.setElideResourceDataFlag();
+        return mlir::writeBytecodeToFile(module.op(), os, writing);
+      }
+      if (config_.bytecodeVersionToEmit()) {
+        return mlir::emitError(mlir::UnknownLoc::get(&context)) << "bytecode version while not emitting bytecode";
+      }
+      mlir::AsmState state(module.op(), mlir::OpPrintingFlags(), /*locationMap=*/nullptr, &resources);
+      module.op()->print(os, state);
+      os << '\n';
+      return mlir::success();
+    });
+  }
+
+  const Options& options_;
+  const mlir::MlirOptMainConfig& config_;
+  mlir::DialectRegistry& dialects_;
+  const passline::Pass<passline::mlir::Module>& pipeline_;
+  passline::PassContext& ctx_;
+  const passline::driver::RunInstruments& instruments_;
+  const std::shared_ptr<passline::PassTimings>& timings_;
+  passline::mlir::ThreadPool& threads_;
+};
+
+int run(Options& options, mlir::DialectRegistry& dialects) {
   if (options.list_passes) {
     passline::driver::print_out(passline::driver::list_passes(passline::mlir::registry()));
     passline::mlir::print_registered_passes();
     return 0;
   }
   if (options.list_config) return passline::driver::print_out(passline::driver::list_config()), 0;
-  const passline::Pass<passline::mlir::Module> pipeline = pipeline_of(options.passes.value_or(""));
+  const mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();
+  if (config.shouldShowDialects()) {
+    passline::driver::print_out(fmt::format("Available Dialects: {}\n", llvm::join(dialects.getDialectNames(), ", ")));
+    return 0;
+  }
+  refuse_unsupported(config);
+  // Made with threading as mlir-opt's flags say (-mlir-disable-threading).
+  mlir::MLIRContext& pipeline_context = left_at_exit(std::make_unique<mlir::MLIRContext>(dialects));
+  const passline::Pass<passline::mlir::Module> pipeline = pipeline_of(options, config, pipeline_context);
   if (options.print_pipeline == "text") return passline::driver::print_out(pipeline.text() + "\n"), 0;
   passline::PassContext ctx;
-  // Passes named in --passes run whatever their level (as mlir-opt's do):
-  // the level is the highest unless given.
+  // Passes named run whatever their level (as mlir-opt's do): the level is
+  // the highest unless given.
   passline::driver::set_gating(ctx, options.context, passline::driver::max_opt_level);
   if (options.print_pipeline == "expanded") return passline::driver::print_out(passline::plan_text(pipeline.plan(ctx))), 0;
-  passline::driver::say_what_is_skipped(pipeline, ctx, "passline-mlir-opt");
+  passline::driver::say_what_is_skipped(pipeline, ctx, tool);
   passline::driver::set_config(ctx, options.context);
-  if (options.no_verify) ctx.config.set(passline::mlir::verify_passes, false);
-  // What MLIR's passes emit, as passline-opt prints diagnostics; an error
-  // fails the run even when its pass went on.
-  passline::driver::print_diagnostics(ctx, "passline-mlir-opt");
+  if (!pipeline_context.isMultithreadingEnabled()) ctx.config.set(passline::config::threads, std::int64_t{1});
+  if (options.no_verify || !config.shouldVerifyPasses()) ctx.config.set(passline::mlir::verify_passes, false);
+  // MLIR's handlers print what MLIR's passes emit (or check it, with
+  // -verify-diagnostics); passline's print the rest.
+  ctx.config.set(passline::mlir::emit_diagnostics, true);
+  passline::driver::print_diagnostics(ctx, std::string(tool));
+  const passline_mlir_opt::InstrumentRequests asked = passline_mlir_opt::instrument_requests();
+  add_requests(options.instruments, asked);
   std::shared_ptr<passline::PassTimings> timings;
   ctx.instruments = instruments(options, timings);
   passline::support::OutputFile output(options.output);
   const passline::driver::RunInstruments run_instruments =
-      passline::driver::add_run_instruments(ctx, options.instruments, options.context, "passline-mlir-opt");
-  const passline::driver::EndOfRunReport end_report{timings};
+      passline::driver::add_run_instruments(ctx, options.instruments, options.context, std::string(tool));
+  const passline::driver::EndOfRunReport end_report{timings, asked.statistics ? ctx.statistics.get() : nullptr};
 
   // One pool of threads, passline's (TBB's): function passes run there, and
-  // MLIR's own parallel loops too. With one thread, the context locks nothing.
+  // MLIR's own parallel loops too. With one thread, a context locks nothing.
   passline::mlir::ThreadPool threads(ctx.threads());
-  mlir::MLIRContext& context = left_at_exit(std::make_unique<mlir::MLIRContext>(
-      passline::mlir::registry_of_dialects(), mlir::MLIRContext::Threading::DISABLED));
-  if (ctx.threads() > 1) context.setThreadPool(threads.llvm());
-  passline::mlir::Module& module = left_at_exit(std::make_unique<passline::mlir::Module>(
-      passline::driver::timed(timings, "Parse input", [&] { return read_input(options, context); })));
-  if (const int code = passline::driver::run_pipeline<passline::mlir::MlirError>(pipeline, module, ctx,
-                                                                                run_instruments, "passline-mlir-opt")) {
-    return code;
-  }
-  if (run_instruments.graph) {
-    output.write(run_instruments.graph->dot());
-  } else {
-    passline::driver::timed(timings, "Print output", [&] {
-      passline::mlir::print(module, [&output](std::string_view text) { output.write(text); });
-    });
-  }
+  Run run(options, config, dialects, pipeline, ctx, run_instruments, timings, threads);
+  OutputStream os(output);
+  const mlir::LogicalResult result = mlir::splitAndProcessBuffer(
+      read_input(options),
+      [&run](std::unique_ptr<llvm::MemoryBuffer> chunk, llvm::raw_ostream& out) { return run.chunk(std::move(chunk), out); },
+      os, config.inputSplitMarker(), config.outputSplitMarker());
+  os.check();
+  if (mlir::failed(result)) return 1;
   output.commit();
   return 0;
 }
@@ -146,12 +371,13 @@ int run(const Options& options) {
 int main(int argc, char** argv) {
   passline::driver::reserve_standard_streams();
   passline::support::OutputFile::remove_temporaries_on_signals();
-  CLI::App app("passline-mlir-opt: runs MLIR's passes over MLIR under passline's pass manager.\n\n"
+  CLI::App app("passline-mlir-opt: mlir-opt's command line, run by passline's pass manager.\n\n"
                "Examples:\n"
-               "  passline-mlir-opt in.mlir --passes=canonicalize,cse\n"
-               "  passline-mlir-opt in.mlir --passes='builtin.module(func.func(canonicalize,cse))' --threads=2\n"
-               "  passline-mlir-opt in.mlir --passes='canonicalize{max-iterations=3}' --print-changed=diff -o out.mlir\n",
-               "passline-mlir-opt");
+               "  passline-mlir-opt in.mlir -canonicalize -cse\n"
+               "  passline-mlir-opt in.mlir --pass-pipeline='builtin.module(func.func(canonicalize,cse))' --threads=2\n"
+               "  passline-mlir-opt in.mlir --passes='canonicalize{max-iterations=3}' --print-changed=diff -o out.mlir\n"
+               "  passline-mlir-opt in.mlir -split-input-file -verify-diagnostics -canonicalize\n",
+               std::string(tool));
   Options options;
   const auto add_pipeline = [&options](CLI::App& app) { add_pipeline_flags(app, options); };
   passline::driver::add_run_flags(
@@ -163,16 +389,39 @@ int main(int argc, char** argv) {
        .print_pipeline = "print the pipeline as passline's text and exit; =expanded prints the passes it would "
                          "run, one per line",
        .no_verify = "MLIR's passes do not verify what they made (they do by default, as mlir-opt's "
-                    "--verify-each; --verify-each here verifies the whole module after every pass)",
+                    "-verify-each; --verify-each here verifies the whole module after every pass)",
        .run_reproducer = "replay a file written by --reproducer: its module through the pass that failed, e.g. "
                          "--run-reproducer crash.mlir"},
-      add_pipeline);
-  if (const std::optional<int> code =
-          passline::driver::parse_command_line(app, options, argc, argv, "passline-mlir-opt", add_pipeline)) {
+      add_pipeline, [&options](CLI::App& app) {
+        app.add_flag("--strict-diagnostics", options.strict_diagnostics,
+                     "an error that an MLIR pass reports fails the run even when the pass succeeds (passline's rule; "
+                     "mlir-opt prints it with the module and exits 0)")
+            ->group("Debugging");
+      });
+
+  // mlir-opt's flags, declared by MLIR's code: every pass MLIR registers is one.
+  passline::mlir::register_passes();
+  mlir::DialectRegistry& dialects = left_at_exit(std::make_unique<mlir::DialectRegistry>(passline::mlir::registry_of_dialects()));
+  passline_mlir_opt::declare_mlir_flags(dialects);
+  const passline_mlir_opt::Words words = passline_mlir_opt::split_words(
+      std::span<char* const>(argv + 1, argv + argc), [&app](std::string_view name) -> std::optional<bool> {
+        const CLI::Option* option = app.get_option_no_throw(std::string(name));
+        if (option == nullptr) return std::nullopt;
+        return option->get_type_size_max() > 0 && option->get_expected_max() > 0;
+      });
+  if (const std::optional<std::string> error = passline_mlir_opt::parse_mlir_flags(std::string(tool), words.mlir)) {
+    fmt::print(stderr, "{}: error: {}\n", tool, *error);
+    return 1;
+  }
+  std::vector<char*> passline_argv{argv[0]};
+  for (const std::string& word : words.passline) passline_argv.push_back(const_cast<char*>(word.c_str()));
+  if (const std::optional<int> code = passline::driver::parse_command_line(
+          app, options, static_cast<int>(passline_argv.size()), passline_argv.data(), tool, add_pipeline)) {
+    if (*code == 0) passline_mlir_opt::print_mlir_help();
     return *code;
   }
   try {
-    return run(options);
+    return run(options, dialects);
   } catch (...) {
     return report(std::current_exception());
   }

@@ -86,6 +86,67 @@ TEST(Parallel, FirstFailingFunctionIsTheOneReported) {
   }
 }
 
+/// A function pass that gets ready first: what its calls see of the
+/// preparation, and where and when it began and ended.
+struct Prepared {
+  struct Log {
+    std::atomic<int> prepared = 0;
+    std::atomic<int> finished = 0;
+    std::atomic<int> calls_unprepared = 0;  // a call before prepare, or after its result died
+    std::thread::id prepared_on;
+    std::thread::id finished_on;
+    std::atomic<bool> ready = false;
+  };
+  struct Ready {
+    Log* log;
+    explicit Ready(Log* log) : log(log) {}
+    Ready(const Ready&) = delete;
+    Ready& operator=(const Ready&) = delete;
+    ~Ready() {
+      log->ready = false;
+      ++log->finished;
+      log->finished_on = std::this_thread::get_id();
+    }
+  };
+  std::shared_ptr<Log> log = std::make_shared<Log>();
+  std::string fail_on;
+
+  Ready prepare(const Program&, PassContext&) const {
+    ++log->prepared;
+    log->prepared_on = std::this_thread::get_id();
+    log->ready = true;
+    return Ready{log.get()};
+  }
+  Function operator()(Function fn, const Program&, PassContext&) const {
+    if (!log->ready) ++log->calls_unprepared;
+    if (fn.name == fail_on) throw std::runtime_error("failed on " + fn.name);
+    fn.ran.emplace_back("Prepared");
+    return fn;
+  }
+};
+
+TEST(Parallel, APreparedPassGetsReadyOnceOnTheCallingThreadBeforeAnyFunction) {
+  for (std::int64_t threads : {1, 4}) {
+    for (const std::string fail_on : {"", "f151"}) {
+      const Prepared pass{.fail_on = fail_on};
+      const Pass<Program> erased = passline::function_pass<Program>(PassInfo{.name = "Prepared"}, pass);
+      PassContext ctx = with_threads(threads);
+      try {
+        const Program out = erased(program(200), ctx);
+        EXPECT_EQ(out.functions[0].ran, (std::vector<std::string>{"Prepared"}));
+        EXPECT_TRUE(fail_on.empty());
+      } catch (const passline::PassError& error) {
+        EXPECT_STREQ(error.what(), "pass 'Prepared' failed: failed on f151");
+      }
+      EXPECT_EQ(pass.log->prepared.load(), 1) << threads << " threads";
+      EXPECT_EQ(pass.log->finished.load(), 1) << threads << " threads";
+      EXPECT_EQ(pass.log->calls_unprepared.load(), 0) << threads << " threads";
+      EXPECT_EQ(pass.log->prepared_on, std::this_thread::get_id());
+      EXPECT_EQ(pass.log->finished_on, std::this_thread::get_id());
+    }
+  }
+}
+
 }  // namespace
 
 // passline::parallel_for, which function passes, the reference IR's parser
