@@ -741,49 +741,38 @@ bool is_nesting(const ::mlir::Pass& pass) {
   return pass.getArgument().empty() && view(pass.getName()) == "mlir::detail::OpToOpPassAdaptor";
 }
 
-/// The pass manager an adaptor holds, read back by MLIR's parser from the
-/// text the adaptor prints (MLIR keeps its managers to itself).
-::mlir::OpPassManager nested_manager(::mlir::Pass& adaptor) {
+/// The pipeline text of a pass as MLIR prints it: `cse`, `func.func(cse)`.
+std::string printed(::mlir::Pass& pass) {
   std::string text;
   llvm::raw_string_ostream stream(text);
-  adaptor.printAsTextualPipeline(stream);
-  std::string error;
-  llvm::raw_string_ostream errors(error);
-  ::mlir::FailureOr<::mlir::OpPassManager> nested = ::mlir::parsePassPipeline(llvm::StringRef(text), errors);
-  if (::mlir::failed(nested)) throw MlirError("MLIR's nested pipeline '" + text + "' does not read back: " + error);
-  return std::move(*nested);
+  pass.printAsTextualPipeline(stream);
+  return text;
 }
 
-/// passline's passes for the passes of MLIR's pipeline `manager`, nested in
-/// `anchors` below the module (outermost first). A pass nested in one
-/// anchor below the module (`func.func`, `gpu.module`) is a function pass,
-/// run on each function of that name on passline's threads; any other is a
-/// pass over the module that MLIR nests as the pipeline said. One pass runs
-/// on everything it is nested on before the next pass runs: the output is
-/// MLIR's, as those operations are isolated from one another.
-void add_passes(::mlir::OpPassManager& manager, std::vector<std::string>& anchors, const Dialects& dialects,
+/// passline's passes for the passes of MLIR's pipeline `manager`: each a
+/// copy of MLIR's pass (a nesting adaptor with its pass managers), run on
+/// the module by a manager anchored as `manager` is, or with
+/// `nest_implicitly`, a pass anchored on another operation as a function
+/// pass on the operations of that name below the module.
+void add_passes(::mlir::OpPassManager& manager, bool nest_implicitly, const Dialects& dialects,
                 std::vector<Pass<Module>>& out) {
+  const llvm::StringRef anchor = manager.getOpAnchorName();
   for (::mlir::Pass& pass : manager.getPasses()) {
-    if (is_nesting(pass)) {
-      ::mlir::OpPassManager nested = nested_manager(pass);
-      anchors.emplace_back(view(nested.getOpAnchorName()));
-      add_passes(nested, anchors, dialects, out);
-      anchors.pop_back();
-      continue;
-    }
-    const std::string name(view(pass.getArgument().empty() ? pass.getName() : pass.getArgument()));
-    const PassInfo info{.name = name, .opt_level = 0, .summary = view(pass.getDescription())};
-    if (anchors.size() == 1 && anchors.front() != "any") {
-      ::mlir::OpPassManager prototype(llvm::StringRef(anchors.front()));
+    const bool nesting = is_nesting(pass);
+    const std::string name = nesting ? printed(pass) : std::string(view(pass.getArgument().empty() ? pass.getName() : pass.getArgument()));
+    const PassInfo info{.name = name,
+                        .opt_level = 0,
+                        .summary = nesting ? std::string_view("MLIR's passes nested on the operations named") : view(pass.getDescription())};
+    const std::optional<llvm::StringRef> on = pass.getOpName();
+    if (nest_implicitly && on && *on != "builtin.module") {
+      ::mlir::OpPassManager prototype(*on);
       prototype.addPass(copy_of(pass));
       auto runner = std::make_shared<const MlirPassRunner>(name, std::move(prototype), dialects);
-      out.push_back(passline::function_pass<Module>(info, OnFunctions{.runner = std::move(runner), .anchor = anchors.front()}));
+      out.push_back(passline::function_pass<Module>(info, OnFunctions{.runner = std::move(runner), .anchor = on->str()}));
       continue;
     }
-    ::mlir::OpPassManager prototype("builtin.module");
-    ::mlir::OpPassManager* nested = &prototype;
-    for (const std::string& anchor : anchors) nested = anchor == "any" ? &nested->nestAny() : &nested->nest(anchor);
-    nested->addPass(copy_of(pass));
+    ::mlir::OpPassManager prototype(anchor);
+    prototype.addPass(copy_of(pass));
     auto runner = std::make_shared<const MlirPassRunner>(name, std::move(prototype), dialects);
     out.push_back(module_pass<Module>(info, [runner](Module module, PassContext& ctx) {
       runner->load_dialects(module);
@@ -795,17 +784,15 @@ void add_passes(::mlir::OpPassManager& manager, std::vector<std::string>& anchor
 
 }  // namespace
 
-Pass<Module> from_pass_manager(const ::mlir::OpPassManager& manager) {
+Pass<Module> from_pass_manager(const ::mlir::OpPassManager& manager, bool nest_implicitly) {
   const std::string anchor(view(manager.getOpAnchorName()));
   if (anchor != "builtin.module" && anchor != "any") {
     throw MlirError("can't run '" + anchor + "' pass manager on 'builtin.module' op");
   }
   ::mlir::OpPassManager copy = manager;
   std::vector<Pass<Module>> passes;
-  std::vector<std::string> anchors;
-  add_passes(copy, anchors, dependent_dialects(copy), passes);
-  const std::string name = anchor;
-  return sequential<Module>(std::move(passes), SequentialInfo{.name = name});
+  add_passes(copy, nest_implicitly, dependent_dialects(copy), passes);
+  return sequential<Module>(std::move(passes), SequentialInfo{.name = anchor});
 }
 
 bool is_mlir_pipeline(std::string_view text) {

@@ -185,13 +185,19 @@ Pass<Module> pass_on_functions(std::string_view name, std::string_view options =
                                std::string_view anchor = "func.func");
 
 /// MLIR's pipeline `manager` (anchored on `builtin.module` or `any`, as
-/// MLIR's parser or mlir-opt's pass flags built it) as a passline pipeline:
-/// each of its passes a passline pass, so that passline's instruments see
-/// each. A pass nested in one operation below the module (`func.func(cse)`)
-/// is a function pass, run on each such operation on passline's threads;
-/// one nested deeper runs through MLIR's nesting, as a pass over the module.
-/// Each pass's run loads the dialects the whole pipeline depends on first.
-Pass<Module> from_pass_manager(const ::mlir::OpPassManager& manager);
+/// MLIR's parser built it) as a passline pipeline: each of its passes a
+/// passline pass, so that passline's instruments see each. A pipeline MLIR
+/// nests (`func.func(cse,canonicalize)`) is one pass, run by MLIR's
+/// nesting on the operations it names, on passline's threads: MLIR keeps
+/// the passes it nests to itself, and a pass made again from their printed
+/// text is not always the same pass (an option printed with its default
+/// value counts as given). With `nest_implicitly`, a pass anchored on
+/// another operation than the module (a function pass of MLIR's) is a
+/// function pass, run on each such operation of the module on passline's
+/// threads, as mlir-opt's pass flags nest it (build `manager` on `any`,
+/// nesting nothing, to keep each pass one). Each pass's run loads the
+/// dialects the whole pipeline depends on first.
+Pass<Module> from_pass_manager(const ::mlir::OpPassManager& manager, bool nest_implicitly = false);
 
 /// An MLIR textual pipeline (`builtin.module(func.func(cse,canonicalize),inline)`),
 /// read by MLIR's parser (whose errors it throws as MlirError), as

@@ -240,13 +240,39 @@ TEST_F(MlirTest, MlirsPassesVerifyWhatTheyMadeUnlessConfiguredNotTo) {
     (void)pipeline(module);
     FAIL() << "a broken function verified";
   } catch (const passline::PassError& error) {
-    EXPECT_EQ(error.pass(), "test-break-terminator");
+    EXPECT_EQ(error.pass(), "func.func(test-break-terminator)");  // a pipeline MLIR nests is one pass
     EXPECT_NE(std::string(error.what()).find("test.mlir:5:8: error: block with no terminator"), std::string::npos) << error.what();
   }
   passline::PassContext ctx;
   ctx.config.set(passline::mlir::verify_passes, false);
   const Module broken = pipeline(module, ctx);
   EXPECT_THROW(passline::mlir::verify(broken), passline::mlir::MlirError);
+}
+
+TEST_F(MlirTest, APassAnchoredOnFunctionsNestedImplicitlyIsAFunctionPass) {
+  // As mlir-opt's flag -test-break-terminator nests it: on each func.func,
+  // each function one passline function-pass call, on one thread or two.
+  static const mlir::PassRegistration<MlirBreakTerminator> registered;
+  mlir::OpPassManager flat("any");
+  flat.addPass(std::make_unique<MlirBreakTerminator>());
+  const passline::Pass<Module> pipeline = passline::mlir::from_pass_manager(flat, /*nest_implicitly=*/true);
+  ASSERT_EQ(pipeline.passes().size(), 1U);
+  EXPECT_EQ(pipeline.passes()[0].info().name, "test-break-terminator");
+  struct Functions final : passline::Instrument {
+    std::atomic<int> seen = 0;
+    bool wants_functions() const override { return true; }
+    void before_function(const passline::PassInfo&, std::string_view) override { ++seen; }
+  };
+  for (const std::int64_t threads : {1, 2}) {
+    passline::PassContext ctx;
+    ctx.config.set(passline::config::threads, threads);
+    ctx.config.set(passline::mlir::verify_passes, false);
+    auto functions = std::make_shared<Functions>();
+    ctx.instruments.push_back(functions);
+    const Module out = pipeline(parse(), ctx);
+    EXPECT_EQ(functions->seen.load(), 2) << threads << " threads";
+    EXPECT_THROW(passline::mlir::verify(out), passline::mlir::MlirError);  // both terminators gone
+  }
 }
 
 TEST_F(MlirTest, FunctionPassesOnManyFunctionsAndThreadsMatchOneThread) {
@@ -399,10 +425,11 @@ TEST_F(MlirTest, AFixedPointEndsByFingerprint) {
   EXPECT_EQ(rounds, 2);  // the first round folds; the second changes nothing
 }
 
-TEST_F(MlirTest, MlirsPipelineTextNestsFunctionPassesOnPasslinesThreads) {
+TEST_F(MlirTest, MlirsPipelineTextRunsItsNestingOnPasslinesThreads) {
   const passline::Pass<Module> pipeline =
       passline::mlir::parse_mlir_pipeline("builtin.module(func.func(canonicalize,cse),symbol-dce)");
-  EXPECT_EQ(pipeline.passes().size(), 3U);
+  // MLIR keeps the passes it nests to itself: func.func(...) is one pass.
+  EXPECT_EQ(pipeline.passes().size(), 2U);
   std::string one;
   std::string two;
   {

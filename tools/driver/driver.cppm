@@ -60,6 +60,7 @@ struct InstrumentFlags {
   std::vector<std::string> print_after;
   bool print_before_all = false;
   bool print_after_all = false;
+  bool print_after_failure = false;
   std::string print_changed;
   bool time_passes = false;
   std::string trace;
@@ -355,6 +356,9 @@ void add_instrument_flags(CLI::App& app, InstrumentFlags& flags, const IRWords& 
       ->delimiter(',')->option_text("PASS,...")->group("Debugging");
   app.add_flag("--print-before-all", flags.print_before_all, "print the IR to stderr before every pass")->group("Debugging");
   app.add_flag("--print-after-all", flags.print_after_all, "print the IR to stderr after every pass")->group("Debugging");
+  app.add_flag("--print-after-failure", flags.print_after_failure,
+               "print to stderr the IR a pass failed on (as the run leaves it: the pass's input)")
+      ->group("Debugging");
   app.add_flag("--print-changed{full}", flags.print_changed,
                "print the IR at the start, then after each pass only if it changed (else a note); "
                "=diff prints a unified diff instead of the whole IR; =quiet prints the changed IR only, "
@@ -449,11 +453,13 @@ std::vector<std::shared_ptr<Instrument>> instruments(const InstrumentFlags& flag
                                                      std::shared_ptr<PassTimings>& timings) {
   std::vector<std::shared_ptr<Instrument>> out;
   if (flags.bisect_limit) out.push_back(std::make_shared<OptBisect>(*flags.bisect_limit));
-  if (!flags.print_before.empty() || !flags.print_after.empty() || flags.print_before_all || flags.print_after_all) {
+  if (!flags.print_before.empty() || !flags.print_after.empty() || flags.print_before_all || flags.print_after_all ||
+      flags.print_after_failure) {
     out.push_back(std::make_shared<PrintIR>(PrintIR::Options{.before = flags.print_before,
                                                               .after = flags.print_after,
                                                               .before_all = flags.print_before_all,
-                                                              .after_all = flags.print_after_all}));
+                                                              .after_all = flags.print_after_all,
+                                                              .after_failure = flags.print_after_failure}));
   }
   if (!flags.print_changed.empty()) {
     using Mode = PrintChanged::Mode;

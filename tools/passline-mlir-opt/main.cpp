@@ -93,6 +93,7 @@ void add_requests(passline::driver::InstrumentFlags& flags, const passline_mlir_
   flags.print_after.insert(flags.print_after.end(), asked.print_after.begin(), asked.print_after.end());
   flags.print_before_all = flags.print_before_all || asked.print_before_all;
   flags.print_after_all = flags.print_after_all || asked.print_after_all;
+  flags.print_after_failure = flags.print_after_failure || asked.print_after_failure;
   if (asked.print_after_change && flags.print_changed.empty()) flags.print_changed = "quiet";
   if (flags.dump_dir.empty()) flags.dump_dir = asked.tree_dir;
   flags.time_passes = flags.time_passes || asked.timing;
@@ -155,9 +156,14 @@ std::unique_ptr<llvm::MemoryBuffer> read_input(const Options& options) {
 
 /// An LLVM stream into the output file. A write that fails is kept, not
 /// thrown through MLIR's printer: `check` throws it once the printing is done.
+/// Into standard output, what passes printed to llvm::outs() (MLIR's test
+/// passes do) goes first, as in mlir-opt, where both are one stream.
 class OutputStream final : public llvm::raw_ostream {
  public:
-  explicit OutputStream(passline::support::OutputFile& output) : output_(output) { SetBufferSize(1 << 16); }
+  OutputStream(passline::support::OutputFile& output, bool standard_output)
+      : output_(output), standard_output_(standard_output) {
+    SetBufferSize(1 << 16);
+  }
   OutputStream(const OutputStream&) = delete;
   OutputStream& operator=(const OutputStream&) = delete;
   ~OutputStream() override = default;
@@ -171,6 +177,7 @@ class OutputStream final : public llvm::raw_ostream {
  private:
   void write_impl(const char* data, std::size_t size) override {
     written_ += size;
+    if (standard_output_) llvm::outs().flush();
     if (failure_) return;
     try {
       output_.write(std::string_view(data, size));
@@ -181,6 +188,7 @@ class OutputStream final : public llvm::raw_ostream {
   std::uint64_t current_pos() const override { return written_; }
 
   passline::support::OutputFile& output_;
+  bool standard_output_;
   std::uint64_t written_ = 0;
   std::exception_ptr failure_;
 };
@@ -195,16 +203,26 @@ passline::Pass<passline::mlir::Module> pipeline_of(const Options& options, const
     errors += diagnostic.str();
     return mlir::success();
   });
-  mlir::PassManager manager(&context, "builtin.module", mlir::OpPassManager::Nesting::Implicit);
-  if (mlir::failed(config.setupPassPipeline(manager))) throw passline::driver::Failure{errors};
-  const bool mlir_flags = manager.size() != 0;
-  if (mlir_flags && options.passes) {
+  // As mlir-opt builds it (and dumps it, with -dump-pass-pipeline): pass
+  // flags nested implicitly where they are anchored.
+  mlir::PassManager checked(&context, "builtin.module", mlir::OpPassManager::Nesting::Implicit);
+  if (mlir::failed(config.setupPassPipeline(checked))) throw passline::driver::Failure{errors};
+  if (checked.size() == 0) {
+    const std::string text = options.passes.value_or("");
+    if (passline::mlir::is_mlir_pipeline(text)) return passline::mlir::parse_mlir_pipeline(text);
+    return passline::parse_pipeline(text, passline::mlir::registry());
+  }
+  if (options.passes) {
     throw passline::driver::Failure{"--passes cannot be used with mlir-opt's pass flags or --pass-pipeline"};
   }
-  if (mlir_flags) return passline::mlir::from_pass_manager(manager);
-  const std::string text = options.passes.value_or("");
-  if (passline::mlir::is_mlir_pipeline(text)) return passline::mlir::parse_mlir_pipeline(text);
-  return passline::parse_pipeline(text, passline::mlir::registry());
+  if (checked.getOpAnchorName() != "builtin.module") return passline::mlir::from_pass_manager(checked);
+  // Pass flags: built again on a manager that nests nothing, so that a pass
+  // anchored on func.func stays a pass of its own (MLIR keeps the passes it
+  // nests to itself) and becomes a function pass; its options as given.
+  const passline_mlir_opt::QuietPipelineDump quiet;
+  mlir::PassManager flat(&context, "any", mlir::OpPassManager::Nesting::Explicit);
+  if (mlir::failed(config.setupPassPipeline(flat))) throw passline::driver::Failure{errors};
+  return passline::mlir::from_pass_manager(flat, /*nest_implicitly=*/true);
 }
 
 /// The flags of mlir-opt that passline-mlir-opt does not carry out: an error
@@ -231,6 +249,7 @@ class Run {
 
   /// Processes the chunk in `buffer`, writing its output to `os`.
   mlir::LogicalResult chunk(std::unique_ptr<llvm::MemoryBuffer> buffer, llvm::raw_ostream& os) {
+    os.flush();  // what chunks before printed goes before what this chunk's passes print
     auto sources = std::make_shared<llvm::SourceMgr>();
     sources->AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
     auto made = std::make_unique<mlir::MLIRContext>(dialects_, mlir::MLIRContext::Threading::DISABLED);
@@ -267,6 +286,9 @@ class Run {
     if (!op) return mlir::failure();
     auto module_op = mlir::dyn_cast<mlir::ModuleOp>(op.get());
     if (!module_op) {
+      // -no-implicit-module: another operation at the top, printed as it is
+      // when there is no pass to run on it.
+      if (pipeline_.is_pipeline() && pipeline_.passes().empty()) return print(op.get(), os, resources, context);
       return mlir::emitError(op.get()->getLoc()) << tool << " runs passes on a 'builtin.module', not on '"
                                                  << op.get()->getName() << "'";
     }
@@ -283,6 +305,12 @@ class Run {
       os << instruments_.graph->dot();
       return mlir::success();
     }
+    return print(module.op(), os, resources, context);
+  }
+
+  /// Writes `op` as the flags say: MLIR's text or its bytecode.
+  mlir::LogicalResult print(mlir::Operation* op, llvm::raw_ostream& os, mlir::FallbackAsmResourceMap& resources,
+                            mlir::MLIRContext& context) {
     return passline::driver::timed(timings_, "Print output", [&]() -> mlir::LogicalResult {
       if (config_.shouldEmitBytecode()) {
         mlir::BytecodeWriterConfig writing(resources);
@@ -290,13 +318,13 @@ class Run {
           writing.setDesiredBytecodeVersion(*version);
         }
         if (config_.shouldElideResourceDataFromBytecode()) writing.setElideResourceDataFlag();
-        return mlir::writeBytecodeToFile(module.op(), os, writing);
+        return mlir::writeBytecodeToFile(op, os, writing);
       }
       if (config_.bytecodeVersionToEmit()) {
         return mlir::emitError(mlir::UnknownLoc::get(&context)) << "bytecode version while not emitting bytecode";
       }
-      mlir::AsmState state(module.op(), mlir::OpPrintingFlags(), /*locationMap=*/nullptr, &resources);
-      module.op()->print(os, state);
+      mlir::AsmState state(op, mlir::OpPrintingFlags(), /*locationMap=*/nullptr, &resources);
+      op->print(os, state);
       os << '\n';
       return mlir::success();
     });
@@ -355,7 +383,7 @@ int run(Options& options, mlir::DialectRegistry& dialects) {
   // MLIR's own parallel loops too. With one thread, a context locks nothing.
   passline::mlir::ThreadPool threads(ctx.threads());
   Run run(options, config, dialects, pipeline, ctx, run_instruments, timings, threads);
-  OutputStream os(output);
+  OutputStream os(output, options.output == "-");
   const mlir::LogicalResult result = mlir::splitAndProcessBuffer(
       read_input(options),
       [&run](std::unique_ptr<llvm::MemoryBuffer> chunk, llvm::raw_ostream& out) { return run.chunk(std::move(chunk), out); },
@@ -399,9 +427,12 @@ int main(int argc, char** argv) {
             ->group("Debugging");
       });
 
-  // mlir-opt's flags, declared by MLIR's code: every pass MLIR registers is one.
+  // mlir-opt's flags, declared by MLIR's code: every pass MLIR registers is
+  // one, its test passes included.
   passline::mlir::register_passes();
+  passline_mlir_opt::register_test_passes();
   mlir::DialectRegistry& dialects = left_at_exit(std::make_unique<mlir::DialectRegistry>(passline::mlir::registry_of_dialects()));
+  passline_mlir_opt::register_test_dialects(dialects);
   passline_mlir_opt::declare_mlir_flags(dialects);
   const passline_mlir_opt::Words words = passline_mlir_opt::split_words(
       std::span<char* const>(argv + 1, argv + argc), [&app](std::string_view name) -> std::optional<bool> {

@@ -34,6 +34,11 @@ struct InstrumentFlags {
                                  cl::desc("Print IR before each pass (passline's --print-before-all)"), cl::cat(category)};
   cl::opt<bool> print_after_all{"mlir-print-ir-after-all",
                                 cl::desc("Print IR after each pass (passline's --print-after-all)"), cl::cat(category)};
+  cl::opt<bool> print_after_failure{
+      "mlir-print-ir-after-failure",
+      cl::desc("Print the IR a pass failed on (passline's --print-after-failure: the pass's input, as the run leaves "
+               "it)"),
+      cl::cat(category)};
   cl::opt<bool> print_after_change{
       "mlir-print-ir-after-change",
       cl::desc("Print IR after a pass only if it changed the IR (passline's --print-changed=quiet)"), cl::cat(category)};
@@ -102,6 +107,11 @@ Words split_words(std::span<char* const> words, const PasslineFlag& passline_fla
     const std::optional<bool> ours =
         name == "verify-each" && valued ? std::nullopt : passline_flag(single ? "-" + std::string(name) : "--" + std::string(name));
     std::vector<std::string>& to = ours ? split.passline : split.mlir;
+    if (ours && single && valued) {  // LLVM's -o=FILE is CLI11's -o FILE
+      to.emplace_back(word.substr(0, 2));
+      to.emplace_back(word.substr(3));
+      continue;
+    }
     to.push_back(ours && !single ? "--" + std::string(word.substr(word.starts_with("--") ? 2 : 1)) : std::string(word));
     const bool next_is_value = !valued && (ours ? *ours : takes_next_word(name));
     if (next_is_value && i + 1 < words.size()) to.emplace_back(words[++i]);
@@ -146,12 +156,26 @@ InstrumentRequests instrument_requests() {
                             .print_after = {f.print_after.begin(), f.print_after.end()},
                             .print_before_all = f.print_before_all,
                             .print_after_all = f.print_after_all,
+                            .print_after_failure = f.print_after_failure,
                             .print_after_change = f.print_after_change,
                             .tree_dir = f.tree_dir,
                             .timing = f.timing,
                             .reproducer = f.reproducer,
                             .statistics = f.statistics};
 }
+
+namespace {
+
+/// MLIR's -dump-pass-pipeline, as MlirOptMainConfig declares it (its value
+/// kept in the config MLIR's pipeline callback reads).
+cl::opt<bool, /*ExternalStorage=*/true>& dump_pass_pipeline() {
+  return *static_cast<cl::opt<bool, true>*>(cl::getRegisteredOptions().lookup("dump-pass-pipeline"));
+}
+
+}  // namespace
+
+QuietPipelineDump::QuietPipelineDump() : dump_(dump_pass_pipeline()) { dump_pass_pipeline().setValue(false); }
+QuietPipelineDump::~QuietPipelineDump() { dump_pass_pipeline().setValue(dump_); }
 
 void print_mlir_help() {
   llvm::outs() << "\nmlir-opt's flags (read by MLIR's own command-line code):\n";

@@ -68,7 +68,8 @@ export namespace passline {
 
 /// Prints the IR before or after the passes it names, or every pass:
 /// `--print-before=A,B`, `--print-after=A,B`, `--print-before-all`,
-/// `--print-after-all`. A pipeline prints only when named.
+/// `--print-after-all`; and the IR a pass failed on, `--print-after-failure`.
+/// A pipeline prints only when named.
 class PrintIR final : public Instrument {
  public:
   struct Options {
@@ -76,11 +77,14 @@ class PrintIR final : public Instrument {
     std::vector<std::string> after = {};
     bool before_all = false;
     bool after_all = false;
+    bool after_failure = false;
   };
   explicit PrintIR(Options options, Output out = to_stderr()) : options_(std::move(options)), out_(std::move(out)) {}
 
   void before_pass(const PassInfo& info, IRView ir, const PassPlace& place) override;
   void after_pass(const PassInfo& info, IRView ir, const PassPlace& place) override;
+  void after_failed_pass(const PassInfo& info, IRView ir, const PassPlace& place, std::exception_ptr) override;
+  bool wants_failed_input() const override { return options_.after_failure; }
 
  private:
   static bool wanted(const std::vector<std::string>& list, bool all, const PassInfo& info, const PassPlace& place);

@@ -56,6 +56,11 @@ void PrintIR::after_pass(const PassInfo& info, IRView ir, const PassPlace& place
   if (wanted(options_.after, options_.after_all, info, place)) print("After", info, ir, place);
 }
 
+void PrintIR::after_failed_pass(const PassInfo& info, IRView ir, const PassPlace& place, std::exception_ptr) {
+  // The IR the pass was given: the run keeps the caller's IR as it was.
+  if (options_.after_failure && !place.pipeline) write_dump(out_, dump_header("After", info, place, " Failed"), ir.print());
+}
+
 bool PrintIR::wanted(const std::vector<std::string>& list, bool all, const PassInfo& info, const PassPlace& place) {
   return listed(list, info.name) || (all && !place.pipeline);
 }
