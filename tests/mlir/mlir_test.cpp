@@ -249,6 +249,27 @@ TEST_F(MlirTest, MlirsPassesVerifyWhatTheyMadeUnlessConfiguredNotTo) {
   EXPECT_THROW(passline::mlir::verify(broken), passline::mlir::MlirError);
 }
 
+TEST_F(MlirTest, AFunctionPassLoadsItsDialectsBeforeItsThreadsRun) {
+  // convert-arith-to-llvm on each function, on four threads, each time in a
+  // new context without the LLVM dialect: the runs of two functions once
+  // loaded it into the shared context at the same moment (a SIGSEGV in about
+  // one run in six). prepare() loads it first, on the calling thread.
+  const passline::Pass<Module> convert = passline::mlir::pass_on_functions("convert-arith-to-llvm");
+  std::string text;
+  for (int i = 0; i < 16; ++i) {
+    text += "func.func @f" + std::to_string(i) + "(%a: i32) -> i32 {\n  %0 = arith.addi %a, %a : i32\n  return %0 : i32\n}\n";
+  }
+  passline::PassContext ctx;
+  ctx.config.set(passline::config::threads, std::int64_t{4});
+  for (int round = 0; round < 40; ++round) {
+    mlir::MLIRContext own(passline::mlir::registry_of_dialects());
+    ASSERT_EQ(own.getLoadedDialect("llvm"), nullptr);
+    const Module out = convert(passline::mlir::parse(text, "test.mlir", own), ctx);
+    EXPECT_NE(own.getLoadedDialect("llvm"), nullptr);
+    EXPECT_EQ(passline::mlir::print(out).find("arith.addi"), std::string::npos);
+  }
+}
+
 TEST_F(MlirTest, APassAnchoredOnFunctionsNestedImplicitlyIsAFunctionPass) {
   // As mlir-opt's flag -test-break-terminator nests it: on each func.func,
   // each function one passline function-pass call, on one thread or two.

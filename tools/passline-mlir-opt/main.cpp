@@ -156,14 +156,9 @@ std::unique_ptr<llvm::MemoryBuffer> read_input(const Options& options) {
 
 /// An LLVM stream into the output file. A write that fails is kept, not
 /// thrown through MLIR's printer: `check` throws it once the printing is done.
-/// Into standard output, what passes printed to llvm::outs() (MLIR's test
-/// passes do) goes first, as in mlir-opt, where both are one stream.
 class OutputStream final : public llvm::raw_ostream {
  public:
-  OutputStream(passline::support::OutputFile& output, bool standard_output)
-      : output_(output), standard_output_(standard_output) {
-    SetBufferSize(1 << 16);
-  }
+  explicit OutputStream(passline::support::OutputFile& output) : output_(output) { SetBufferSize(1 << 16); }
   OutputStream(const OutputStream&) = delete;
   OutputStream& operator=(const OutputStream&) = delete;
   ~OutputStream() override = default;
@@ -177,7 +172,6 @@ class OutputStream final : public llvm::raw_ostream {
  private:
   void write_impl(const char* data, std::size_t size) override {
     written_ += size;
-    if (standard_output_) llvm::outs().flush();
     if (failure_) return;
     try {
       output_.write(std::string_view(data, size));
@@ -188,10 +182,20 @@ class OutputStream final : public llvm::raw_ostream {
   std::uint64_t current_pos() const override { return written_; }
 
   passline::support::OutputFile& output_;
-  bool standard_output_;
   std::uint64_t written_ = 0;
   std::exception_ptr failure_;
 };
+
+/// Standard output is llvm::outs(), as in mlir-opt, where what passes print
+/// there (MLIR's test passes do) and the output are one stream in one order.
+/// A write that failed is one error, not LLVM's abort at exit.
+void check_standard_output() {
+  llvm::outs().flush();
+  if (!llvm::outs().has_error()) return;
+  const std::error_code error = llvm::outs().error();
+  llvm::outs().clear_error();
+  throw passline::driver::Failure{fmt::format("cannot write standard output: {}", error.message())};
+}
 
 /// mlir-opt's pipeline (its pass flags or --pass-pipeline, read by MLIR's
 /// parser and checked whole before anything runs), or passline's --passes.
@@ -249,7 +253,6 @@ class Run {
 
   /// Processes the chunk in `buffer`, writing its output to `os`.
   mlir::LogicalResult chunk(std::unique_ptr<llvm::MemoryBuffer> buffer, llvm::raw_ostream& os) {
-    os.flush();  // what chunks before printed goes before what this chunk's passes print
     auto sources = std::make_shared<llvm::SourceMgr>();
     sources->AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
     auto made = std::make_unique<mlir::MLIRContext>(dialects_, mlir::MLIRContext::Threading::DISABLED);
@@ -374,7 +377,9 @@ int run(Options& options, mlir::DialectRegistry& dialects) {
   add_requests(options.instruments, asked);
   std::shared_ptr<passline::PassTimings> timings;
   ctx.instruments = instruments(options, timings);
-  passline::support::OutputFile output(options.output);
+  // A file is written whole or not at all; standard output as mlir-opt writes it.
+  std::optional<passline::support::OutputFile> output;
+  if (options.output != "-") output.emplace(options.output);
   const passline::driver::RunInstruments run_instruments =
       passline::driver::add_run_instruments(ctx, options.instruments, options.context, std::string(tool));
   const passline::driver::EndOfRunReport end_report{timings, asked.statistics ? ctx.statistics.get() : nullptr};
@@ -383,14 +388,20 @@ int run(Options& options, mlir::DialectRegistry& dialects) {
   // MLIR's own parallel loops too. With one thread, a context locks nothing.
   passline::mlir::ThreadPool threads(ctx.threads());
   Run run(options, config, dialects, pipeline, ctx, run_instruments, timings, threads);
-  OutputStream os(output, options.output == "-");
+  std::optional<OutputStream> file;
+  if (output) file.emplace(*output);
+  llvm::raw_ostream& os = file ? static_cast<llvm::raw_ostream&>(*file) : llvm::outs();
   const mlir::LogicalResult result = mlir::splitAndProcessBuffer(
       read_input(options),
       [&run](std::unique_ptr<llvm::MemoryBuffer> chunk, llvm::raw_ostream& out) { return run.chunk(std::move(chunk), out); },
       os, config.inputSplitMarker(), config.outputSplitMarker());
-  os.check();
+  if (file) {
+    file->check();
+  } else {
+    check_standard_output();
+  }
   if (mlir::failed(result)) return 1;
-  output.commit();
+  if (output) output->commit();
   return 0;
 }
 
@@ -440,7 +451,11 @@ int main(int argc, char** argv) {
         if (option == nullptr) return std::nullopt;
         return option->get_type_size_max() > 0 && option->get_expected_max() > 0;
       });
-  if (const std::optional<std::string> error = passline_mlir_opt::parse_mlir_flags(std::string(tool), words.mlir)) {
+  // mlir-opt's help header, with the dialects it reads.
+  const std::string overview = fmt::format("MLIR modular optimizer driver, run by passline's pass manager\n"
+                                           "Available Dialects: {}",
+                                           llvm::join(dialects.getDialectNames(), ","));
+  if (const std::optional<std::string> error = passline_mlir_opt::parse_mlir_flags(std::string(tool), overview, words.mlir)) {
     fmt::print(stderr, "{}: error: {}\n", tool, *error);
     return 1;
   }

@@ -128,12 +128,13 @@ void declare_mlir_flags(mlir::DialectRegistry& dialects) {
   instrument_flags = &flags;
 }
 
-std::optional<std::string> parse_mlir_flags(const std::string& tool, const std::vector<std::string>& words) {
+std::optional<std::string> parse_mlir_flags(const std::string& tool, const std::string& overview,
+                                            const std::vector<std::string>& words) {
   std::vector<const char*> argv{tool.c_str()};
   for (const std::string& word : words) argv.push_back(word.c_str());
   std::string errors;
   llvm::raw_string_ostream stream(errors);
-  if (cl::ParseCommandLineOptions(static_cast<int>(argv.size()), argv.data(), "", &stream)) return std::nullopt;
+  if (cl::ParseCommandLineOptions(static_cast<int>(argv.size()), argv.data(), overview, &stream)) return std::nullopt;
   // LLVM's lines each begin with the tool's name; one line of them, without it.
   std::string message;
   llvm::StringRef rest(errors);

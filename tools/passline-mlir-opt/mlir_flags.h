@@ -43,9 +43,10 @@ Words split_words(std::span<char* const> words, const PasslineFlag& passline_fla
 /// register into `dialects`, which must outlive the run.
 void declare_mlir_flags(mlir::DialectRegistry& dialects);
 
-/// Reads `words` with LLVM's parser, `tool` first. Returns the error, one
-/// line, if the words do not parse.
-std::optional<std::string> parse_mlir_flags(const std::string& tool, const std::vector<std::string>& words);
+/// Reads `words` with LLVM's parser, `tool` first; `overview` heads LLVM's
+/// help. Returns the error, one line, if the words do not parse.
+std::optional<std::string> parse_mlir_flags(const std::string& tool, const std::string& overview,
+                                            const std::vector<std::string>& words);
 
 /// What mlir-opt's instrument flags asked for, as passline's instruments take it.
 struct InstrumentRequests {
