@@ -228,14 +228,15 @@ class MlirPassRunner {
       stream << message;
       return ::mlir::failure();
     };
+    // LLVM's option parsers print some errors to stderr themselves and hand on none.
+    auto refused = [&](std::string_view what) {
+      return MlirError(std::string(what) + " '" + std::string(name) + "': " +
+                       (error.empty() ? "MLIR's option parser refused '" + std::string(options) + "'" : error));
+    };
     if (const ::mlir::PassInfo* info = ::mlir::PassInfo::lookup(ref(name))) {
-      if (::mlir::failed(info->addToPipeline(prototype_, ref(options), report))) {
-        throw MlirError("pass '" + std::string(name) + "': " + error);
-      }
+      if (::mlir::failed(info->addToPipeline(prototype_, ref(options), report))) throw refused("pass");
     } else if (const ::mlir::PassPipelineInfo* pipeline = ::mlir::PassPipelineInfo::lookup(ref(name))) {
-      if (::mlir::failed(pipeline->addToPipeline(prototype_, ref(options), report))) {
-        throw MlirError("pipeline '" + std::string(name) + "': " + error);
-      }
+      if (::mlir::failed(pipeline->addToPipeline(prototype_, ref(options), report))) throw refused("pipeline");
     } else {
       throw MlirError("MLIR has no pass '" + std::string(name) + "'");
     }
@@ -451,13 +452,27 @@ Value value_of(const std::string& text) {
   return text;
 }
 
+/// The options of MLIR pass `name` made in `runner`, `key=value` as MLIR
+/// prints them: the text in the braces after the pass's name, which MLIR
+/// may have nested (`func.func(name{...})`).
+std::vector<std::pair<std::string, std::string>> printed_options(std::string_view name, const MlirPassRunner& runner) {
+  const std::string textual = runner.textual();
+  const std::size_t at = textual.find(std::string(name) + "{");
+  if (at == std::string::npos) return {};
+  const std::size_t open = at + name.size();
+  std::size_t depth = 0;
+  std::size_t close = open;
+  for (; close < textual.size(); ++close) {
+    if (textual[close] == '{') ++depth;
+    if (textual[close] == '}' && --depth == 0) break;
+  }
+  return split_options(std::string_view(textual).substr(open + 1, close - open - 1));
+}
+
 /// The options of MLIR pass `name`, from its printed defaults.
 std::vector<OptionSpec> options_of(std::string_view name, const MlirPassRunner& runner) {
-  const std::string textual = runner.textual();
-  const std::size_t open = textual.find('{');
   std::vector<OptionSpec> specs;
-  if (open == std::string::npos || textual.back() != '}') return specs;
-  for (auto& [key, value] : split_options(std::string_view(textual).substr(open + 1, textual.size() - open - 2))) {
+  for (auto& [key, value] : printed_options(name, runner)) {
     specs.push_back(OptionSpec{.name = key, .default_value = value_of(value),
                                .description = "an option of MLIR's pass '" + std::string(name) + "'"});
   }
@@ -495,8 +510,7 @@ std::string_view summary_of(std::string_view name) {
   return {};
 }
 
-Pass<Module> module_level(std::string_view name, std::string_view options) {
-  auto runner = std::make_shared<const MlirPassRunner>(name, options, "builtin.module");
+Pass<Module> module_level(std::shared_ptr<const MlirPassRunner> runner, std::string_view name) {
   const PassInfo info{.name = name, .opt_level = 0, .summary = summary_of(name)};
   return module_pass<Module>(info, [runner](Module module, PassContext& ctx) {
     runner->load_dialects(module);
@@ -712,7 +726,9 @@ void verify(const Module& module) {
   }
 }
 
-Pass<Module> pass(std::string_view name, std::string_view options) { return module_level(name, options); }
+Pass<Module> pass(std::string_view name, std::string_view options) {
+  return module_level(std::make_shared<const MlirPassRunner>(name, options, "builtin.module"), name);
+}
 
 Pass<Module> pass_on_functions(std::string_view name, std::string_view options, std::string_view anchor) {
   auto runner = std::make_shared<const MlirPassRunner>(name, options, anchor);
@@ -861,7 +877,15 @@ Registry<Module>& registry() {
           .info = PassInfo{.name = name, .opt_level = 0, .summary = summary_of(name)},
           .options = options_of(name, defaults),
           .factory = [name = std::string(name)](const OptionValues& values) {
-            return module_level(name, options_text(values));
+            return module_level(std::make_shared<const MlirPassRunner>(name, options_text(values), "builtin.module"), name);
+          },
+          // Pipeline text hands MLIR's own option parser the text in the
+          // braces; the pass prints with the values MLIR read, as MLIR prints them.
+          .from_text = [name = std::string(name)](std::string_view text) {
+            auto runner = std::make_shared<const MlirPassRunner>(name, text, "builtin.module");
+            OptionValues values;
+            for (auto& [key, value] : printed_options(name, *runner)) values.emplace_back(key, value);
+            return std::pair{module_level(runner, name), std::move(values)};
           },
       };
     });

@@ -46,9 +46,18 @@ same_exit "an 'any' pipeline of a function pass" --pass-pipeline='any(buffer-dea
 timeout 20 "$ours" "$work/in.mlir" --passes='builtin.module(gpu.module(tosa-to-linalg-pipeline),no-such-pass)' 2>"$work/err"
 [[ $? == 1 ]] && grep -q "'no-such-pass' does not refer to a registered pass" "$work/err" &&
   ok "--passes with MLIR's pipeline: MLIR's message" || fail "--passes with an unknown pass: $(cat "$work/err")"
-timeout 20 "$ours" "$work/in.mlir" --passes='canonicalize{enable-patterns="}"}' 2>"$work/err"
-[[ $? == 1 && $(wc -l <"$work/err") == 3 ]] && ok "passline's text with a quoted brace: one error with its caret" ||
-  fail "passline's text with a quoted brace: $(cat "$work/err")"
+# passline's text hands the braces' text, quotes kept, to MLIR's option
+# parser, which reads it as mlir-opt's flag -canonicalize='enable-patterns="}"' does.
+timeout 20 "$ours" "$work/in.mlir" --passes='canonicalize{enable-patterns="}"}' >"$work/ours.out" 2>"$work/err"
+code=$?
+timeout 20 "$theirs" "$work/in.mlir" '-canonicalize=enable-patterns="}"' >"$work/theirs.out" 2>/dev/null
+[[ $code == 0 && ! -s "$work/err" ]] && cmp -s "$work/ours.out" "$work/theirs.out" &&
+  ok "passline's text with a quoted brace: read as mlir-opt's flag reads it" ||
+  fail "passline's text with a quoted brace: exit code $code: $(cat "$work/err")"
+timeout 20 "$ours" "$work/in.mlir" --passes='canonicalize{max-iterations=3' 2>"$work/err"
+[[ $? == 1 && $(wc -l <"$work/err") == 3 ]] && grep -q "^pipeline:1:13: error: '{' at column 13 is never closed$" "$work/err" &&
+  ok "passline's text with an unclosed brace: one error with its caret" ||
+  fail "passline's text with an unclosed brace: $(cat "$work/err")"
 
 # A FIFO whose writer is done at once: read once, no hang.
 "$ours" "$work/in.mlir" -cse >"$work/want.mlir"
