@@ -106,7 +106,8 @@ fi
 printf '\n%s\n' "Then whole runs of the two drivers, [mlir/run.sh](../benchmarks/mlir/run.sh): passline-mlir-opt against
 mlir-opt-19, each reading, optimizing and printing a module of 1,000 functions of 1,000 operations
 ([vs_mlir/generate.cpp](../benchmarks/vs_mlir/generate.cpp)), and what timing and printing on change add to
-each tool's own run." >>"$page"
+each tool's own run. In passline-mlir-opt, the pipeline MLIR nests, \`func.func(canonicalize,cse)\`, is one
+passline pass that MLIR's nesting runs on passline's thread pool ([mlir.md](mlir.md#the-driver) says why)." >>"$page"
 command_line "benchmarks/mlir/run.sh $(rel "$build")"
 "$here/mlir/run.sh" "$build" >"$work/mlir.txt"
 text "$work/mlir.txt"

@@ -510,8 +510,11 @@ std::string_view summary_of(std::string_view name) {
   return {};
 }
 
-Pass<Module> module_level(std::shared_ptr<const MlirPassRunner> runner, std::string_view name) {
-  const PassInfo info{.name = name, .opt_level = 0, .summary = summary_of(name)};
+/// MLIR's pass or pipeline `name` as passline describes it.
+PassInfo described(std::string_view name) { return PassInfo{.name = name, .opt_level = 0, .summary = summary_of(name)}; }
+
+/// `runner`'s passes as a passline pass over the module, described by `info`.
+Pass<Module> module_level(std::shared_ptr<const MlirPassRunner> runner, const PassInfo& info) {
   return module_pass<Module>(info, [runner](Module module, PassContext& ctx) {
     runner->load_dialects(module);
     runner->run(module.op().getOperation(), module, ctx);
@@ -727,13 +730,13 @@ void verify(const Module& module) {
 }
 
 Pass<Module> pass(std::string_view name, std::string_view options) {
-  return module_level(std::make_shared<const MlirPassRunner>(name, options, "builtin.module"), name);
+  return module_level(std::make_shared<const MlirPassRunner>(name, options, "builtin.module"), described(name));
 }
 
 Pass<Module> pass_on_functions(std::string_view name, std::string_view options, std::string_view anchor) {
   auto runner = std::make_shared<const MlirPassRunner>(name, options, anchor);
-  const PassInfo info{.name = name, .opt_level = 0, .summary = summary_of(name)};
-  return passline::function_pass<Module>(info, OnFunctions{.runner = std::move(runner), .anchor = std::string(anchor)});
+  return passline::function_pass<Module>(described(name),
+                                         OnFunctions{.runner = std::move(runner), .anchor = std::string(anchor)});
 }
 
 namespace {
@@ -790,11 +793,7 @@ void add_passes(::mlir::OpPassManager& manager, bool nest_implicitly, const Dial
     ::mlir::OpPassManager prototype(anchor);
     prototype.addPass(copy_of(pass));
     auto runner = std::make_shared<const MlirPassRunner>(name, std::move(prototype), dialects);
-    out.push_back(module_pass<Module>(info, [runner](Module module, PassContext& ctx) {
-      runner->load_dialects(module);
-      runner->run(module.op().getOperation(), module, ctx);
-      return module;
-    }));
+    out.push_back(module_level(std::move(runner), info));
   }
 }
 
@@ -874,10 +873,11 @@ Registry<Module>& registry() {
       }
       const MlirPassRunner defaults(name, {}, "builtin.module");
       return Registry<Module>::Resolved{
-          .info = PassInfo{.name = name, .opt_level = 0, .summary = summary_of(name)},
+          .info = described(name),
           .options = options_of(name, defaults),
           .factory = [name = std::string(name)](const OptionValues& values) {
-            return module_level(std::make_shared<const MlirPassRunner>(name, options_text(values), "builtin.module"), name);
+            return module_level(std::make_shared<const MlirPassRunner>(name, options_text(values), "builtin.module"),
+                                described(name));
           },
           // Pipeline text hands MLIR's own option parser the text in the
           // braces; the pass prints with the values MLIR read, as MLIR prints them.
@@ -885,7 +885,7 @@ Registry<Module>& registry() {
             auto runner = std::make_shared<const MlirPassRunner>(name, text, "builtin.module");
             OptionValues values;
             for (auto& [key, value] : printed_options(name, *runner)) values.emplace_back(key, value);
-            return std::pair{module_level(runner, name), std::move(values)};
+            return std::pair{module_level(runner, described(name)), std::move(values)};
           },
       };
     });
