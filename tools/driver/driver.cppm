@@ -560,7 +560,8 @@ struct ShownRules {
 template <class... Positioned, class IR>
 int run_pipeline(const Pass<IR>& pipeline, IR& ir, PassContext& ctx, const RunInstruments& run, std::string_view tool,
                  const ShownRules& rules = {}) {
-  const std::size_t seen = ctx.diagnostics->entries().size();
+  const std::size_t errors_before = ctx.diagnostics->error_count();
+  const std::size_t shown_before = ctx.diagnostics->shown_error_count();
   {
     auto scope = ctx.enter();
     try {
@@ -574,11 +575,9 @@ int run_pipeline(const Pass<IR>& pipeline, IR& ir, PassContext& ctx, const RunIn
       return code;
     }
   }
-  const std::vector<Diagnostic> entries = ctx.diagnostics->entries();
-  const bool failed = std::any_of(entries.begin() + static_cast<std::ptrdiff_t>(seen), entries.end(), [&](const Diagnostic& d) {
-    return d.severity == Severity::error && (!d.shown || rules.shown_errors_fail);
-  });
-  return failed ? 1 : 0;
+  const std::size_t errors = ctx.diagnostics->error_count() - errors_before;
+  const std::size_t shown = ctx.diagnostics->shown_error_count() - shown_before;
+  return errors > (rules.shown_errors_fail ? 0 : shown) ? 1 : 0;
 }
 
 /// Writes `text` to standard output, or fails naming it.
