@@ -173,7 +173,6 @@ class CollectDiagnostics {
   bool pass_on_;
 };
 
-
 /// An operation of a module's body that function passes run on.
 bool is_function(::mlir::Operation& op) {
   return ::mlir::isa<::mlir::SymbolOpInterface>(op) && op.hasTrait<::mlir::OpTrait::IsIsolatedFromAbove>();
@@ -200,14 +199,6 @@ Dialects dependent_dialects(const ::mlir::OpPassManager& manager) {
   auto dialects = std::make_shared<::mlir::DialectRegistry>();
   manager.getDependentDialects(*dialects);
   return dialects;
-}
-
-/// Loads `dialects` into `context`, as MLIR's PassManager::run does before
-/// it runs anything. Only on a thread that has the context to itself: loading
-/// a dialect changes what every thread reads.
-void load(const ::mlir::DialectRegistry& dialects, ::mlir::MLIRContext& context) {
-  context.appendDialectRegistry(dialects);
-  for (llvm::StringRef name : dialects.getDialectNames()) context.getOrLoadDialect(name);
 }
 
 /// One MLIR pass (or the passes MLIR nests below one operation), made once
@@ -251,7 +242,7 @@ class MlirPassRunner {
   /// Loads what the pass's pipeline depends on into the module's context:
   /// on the calling thread, before the pass runs on anything.
   void load_dialects(const Module& module) const {
-    if (module) load(*dialects_, *module.op().getContext());
+    if (module) passline::mlir::load_dialects(*dialects_, *module.op().getContext());
   }
 
   /// Runs the pass on `op`, an operation of `module`; throws MlirError with
@@ -655,49 +646,15 @@ Module parse_file(const std::string& path, ::mlir::MLIRContext& context) {
   return parse_buffer(std::move(*file), path, context);
 }
 
-namespace {
-
-void print_to(const Module& module, llvm::raw_ostream& stream) {
-  if (!module) return;
+std::string print(const Module& module) {
+  std::string text;
+  if (!module) return text;
+  llvm::raw_string_ostream stream(text);
   ::mlir::AsmState state(module.op().getOperation(), ::mlir::OpPrintingFlags());
   module.op()->print(stream, state);
   stream << '\n';
-}
-
-/// An LLVM stream that hands what it buffered to a function.
-class WriteStream final : public llvm::raw_ostream {
- public:
-  explicit WriteStream(const std::function<void(std::string_view)>& write) : write_(write) {
-    SetBufferSize(1 << 16);
-  }
-  WriteStream(const WriteStream&) = delete;
-  WriteStream& operator=(const WriteStream&) = delete;
-  ~WriteStream() override { flush(); }
-
- private:
-  void write_impl(const char* data, std::size_t size) override {
-    write_(std::string_view(data, size));
-    written_ += size;
-  }
-  std::uint64_t current_pos() const override { return written_; }
-
-  const std::function<void(std::string_view)>& write_;
-  std::uint64_t written_ = 0;
-};
-
-}  // namespace
-
-std::string print(const Module& module) {
-  std::string text;
-  llvm::raw_string_ostream stream(text);
-  print_to(module, stream);
   stream.flush();
   return text;
-}
-
-void print(const Module& module, const std::function<void(std::string_view)>& write) {
-  WriteStream stream(write);
-  print_to(module, stream);
 }
 
 std::uint64_t fingerprint(const Module& module) {
@@ -831,18 +788,27 @@ Pass<Module> parse_mlir_pipeline(std::string_view text) {
   return from_pass_manager(*parsed);
 }
 
-void load_dialects(const Pass<Module>& pipeline, ::mlir::MLIRContext& context) {
-  if (pipeline.is_pipeline()) {
-    for (const Pass<Module>& pass : pipeline.passes()) load_dialects(pass, context);
-    return;
-  }
-  const llvm::StringRef name = ref(pipeline.info().name);
-  register_mlir_passes();
-  if (::mlir::PassInfo::lookup(name) == nullptr && ::mlir::PassPipelineInfo::lookup(name) == nullptr) return;
-  const MlirPassRunner made(pipeline.info().name, {}, "builtin.module");
+::mlir::DialectRegistry dependent_dialects(const Pass<Module>& pipeline) {
   ::mlir::DialectRegistry dialects;
-  made.dependent_dialects_into(dialects);
-  load(dialects, context);
+  auto add = [&dialects](const auto& self, const Pass<Module>& pass) -> void {
+    if (pass.is_pipeline()) {
+      for (const Pass<Module>& inner : pass.passes()) self(self, inner);
+      return;
+    }
+    const llvm::StringRef name = ref(pass.info().name);
+    if (::mlir::PassInfo::lookup(name) == nullptr && ::mlir::PassPipelineInfo::lookup(name) == nullptr) return;
+    MlirPassRunner(pass.info().name, {}, "builtin.module").dependent_dialects_into(dialects);
+  };
+  register_mlir_passes();
+  add(add, pipeline);
+  return dialects;
+}
+
+void load_dialects(const ::mlir::DialectRegistry& dialects, ::mlir::MLIRContext& context) {
+  // Only on a thread that has the context to itself: loading a dialect
+  // changes what every thread reads.
+  context.appendDialectRegistry(dialects);
+  for (llvm::StringRef name : dialects.getDialectNames()) context.getOrLoadDialect(name);
 }
 
 void print_registered_passes() {

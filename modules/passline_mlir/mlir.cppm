@@ -23,7 +23,6 @@ module;
 
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -144,9 +143,6 @@ Module parse_file(const std::string& path, ::mlir::MLIRContext& context);
 
 /// The module as mlir-opt prints it, ending in a newline.
 std::string print(const Module& module);
-/// The same text handed to `write` piece by piece as it is printed, for a
-/// large module written to a file without holding all of its text.
-void print(const Module& module, const std::function<void(std::string_view)>& write);
 
 /// A structural hash of the module (its operations, attributes, types,
 /// operands and regions, and which operations they are: a pass that
@@ -204,11 +200,16 @@ Pass<Module> from_pass_manager(const ::mlir::OpPassManager& manager, bool nest_i
 /// `from_pass_manager` makes it a passline pipeline.
 Pass<Module> parse_mlir_pipeline(std::string_view text);
 
-/// Loads into `context` the dialects that the MLIR passes of `pipeline`
-/// depend on, as MLIR's PassManager::run does before it runs anything: call
-/// it before running a pipeline written in passline's text over MLIR's
-/// passes, whose passes each load only their own.
-void load_dialects(const Pass<Module>& pipeline, ::mlir::MLIRContext& context);
+/// The dialects that the MLIR passes of `pipeline` depend on
+/// (Pass::getDependentDialects). With `load_dialects`, what a pipeline
+/// written in passline's text over MLIR's passes needs before it runs: its
+/// passes each load only their own.
+::mlir::DialectRegistry dependent_dialects(const Pass<Module>& pipeline);
+
+/// Loads `dialects` into `context`, as MLIR's PassManager::run loads a
+/// pipeline's before it runs anything; only while no other thread uses the
+/// context.
+void load_dialects(const ::mlir::DialectRegistry& dialects, ::mlir::MLIRContext& context);
 
 /// Whether `text` reads as MLIR's pipeline syntax (an anchor around a
 /// list: `builtin.module(...)`) rather than passline's.

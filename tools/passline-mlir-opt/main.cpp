@@ -248,8 +248,9 @@ class Run {
       const passline::Pass<passline::mlir::Module>& pipeline, passline::PassContext& ctx,
       const passline::driver::RunInstruments& instruments, const std::shared_ptr<passline::PassTimings>& timings,
       passline::mlir::ThreadPool& threads)
-      : options_(options), config_(config), dialects_(dialects), pipeline_(pipeline), ctx_(ctx),
-        instruments_(instruments), timings_(timings), threads_(threads) {}
+      : options_(options), config_(config), dialects_(dialects), pipeline_(pipeline),
+        dialects_needed_(passline::mlir::dependent_dialects(pipeline)), ctx_(ctx), instruments_(instruments),
+        timings_(timings), threads_(threads) {}
 
   /// Processes the chunk in `buffer`, writing its output to `os`.
   mlir::LogicalResult chunk(std::unique_ptr<llvm::MemoryBuffer> buffer, llvm::raw_ostream& os) {
@@ -298,7 +299,7 @@ class Run {
     (void)op.release();
     auto made = std::make_unique<passline::mlir::Module>(mlir::OwningOpRef(module_op));
     passline::mlir::Module& module = config_.inputSplitMarker().empty() ? left_at_exit(std::move(made)) : *made;
-    passline::mlir::load_dialects(pipeline_, context);
+    passline::mlir::load_dialects(dialects_needed_, context);
     const passline::driver::ShownRules rules{.failure_shown = shown_by_mlir,
                                              .shown_errors_fail = options_.strict_diagnostics};
     if (passline::driver::run_pipeline<passline::mlir::MlirError>(pipeline_, module, ctx_, instruments_, tool, rules)) {
@@ -337,6 +338,7 @@ class Run {
   const mlir::MlirOptMainConfig& config_;
   mlir::DialectRegistry& dialects_;
   const passline::Pass<passline::mlir::Module>& pipeline_;
+  const mlir::DialectRegistry dialects_needed_;  // by the pipeline, loaded into each chunk's context first
   passline::PassContext& ctx_;
   const passline::driver::RunInstruments& instruments_;
   const std::shared_ptr<passline::PassTimings>& timings_;
