@@ -71,12 +71,6 @@ struct InstrumentFlags {
 
 InstrumentFlags* instrument_flags = nullptr;
 
-/// `--name=value` or `-name` without its dashes and value.
-std::string_view flag_name(std::string_view word) {
-  word.remove_prefix(word.starts_with("--") ? 2 : 1);
-  return word.substr(0, word.find('='));
-}
-
 /// Whether LLVM's flag `name` takes the next word as its value when it is
 /// written without `=value`.
 bool takes_next_word(std::string_view name) {
@@ -99,7 +93,8 @@ Words split_words(std::span<char* const> words, const PasslineFlag& passline_fla
       split.passline.emplace_back(word);
       continue;
     }
-    const std::string_view name = flag_name(word);
+    const std::string_view body = word.substr(word.starts_with("--") ? 2 : 1);  // without its dashes
+    const std::string_view name = body.substr(0, body.find('='));
     const bool valued = word.find('=') != std::string_view::npos;
     const bool single = name.size() == 1 && !word.starts_with("--");
     // mlir-opt's -verify-each=false is MLIR's verifier; passline's bare
@@ -112,7 +107,7 @@ Words split_words(std::span<char* const> words, const PasslineFlag& passline_fla
       to.emplace_back(word.substr(3));
       continue;
     }
-    to.push_back(ours && !single ? "--" + std::string(word.substr(word.starts_with("--") ? 2 : 1)) : std::string(word));
+    to.push_back(ours && !single ? "--" + std::string(body) : std::string(word));
     const bool next_is_value = !valued && (ours ? *ours : takes_next_word(name));
     if (next_is_value && i + 1 < words.size()) to.emplace_back(words[++i]);
   }
