@@ -137,7 +137,8 @@ case "$case" in
     ir 'def @f() -> i64 {\n  (7).1\n}\n'
     run 0 "" "$dir/in.ir" --passes=ToANormalForm --no-verify
     grep -q '(7)\.1' "$out" || fail "printed as: $(cat "$out")"
-    "$opt" "$out" --passes=InferType 2>"$dir/err" >/dev/null && fail "the type error went away"
+    "$opt" "$out" --passes=InferType 2>"$dir/err" >/dev/null; code=$?
+    [[ "$code" == 1 ]] || fail "exit code $code: the type error went away"
     grep -q "'.1' needs a tuple, not i64" "$dir/err" || fail "not the same program read back" ;;
   named_pass_runs) printf 'def @sq(%%n: i64) -> i64 {\n  mul(%%n, %%n)\n}\n#[export]\ndef @f(%%x: i64) -> i64 {\n  @sq(%%x)\n}\n' >"$dir/in.ir"
     run 0 "" "$dir/in.ir" --passes=Inline
@@ -176,9 +177,11 @@ case "$case" in
     "$opt" --run-reproducer /dev/stdin <"$dir/repro.ir" -o "$out" 2>"$dir/err"; code=$?
     [[ "$code" == 1 ]] || fail "exit code $code: the recorded failure did not come back"
     grep -q "^/dev/stdin:3:3: error: 'add' needs operands of one type" "$dir/err" || fail "not the recorded error"
-    "$opt" --run-reproducer <(cat "$dir/repro.ir") 2>"$dir/err" >/dev/null && fail "the failure went away through <(...)"
+    "$opt" --run-reproducer <(cat "$dir/repro.ir") 2>"$dir/err" >/dev/null; code=$?
+    [[ "$code" == 1 ]] || fail "exit code $code: the failure went away through <(...)"
     mkfifo "$dir/fifo.ir"; cat "$dir/repro.ir" >"$dir/fifo.ir" &
-    "$opt" --run-reproducer "$dir/fifo.ir" 2>"$dir/err" >/dev/null && fail "the failure went away through a FIFO"
+    "$opt" --run-reproducer "$dir/fifo.ir" 2>"$dir/err" >/dev/null; code=$?
+    [[ "$code" == 1 ]] || fail "exit code $code: the failure went away through a FIFO"
     wait; grep -q "fifo.ir:3:3: error: 'add' needs operands of one type" "$dir/err" || fail "not the recorded error" ;;
   replay_crlf) printf '// passline-opt reproducer: --passes=InferType --opt-level=1\r\ndef @f(%%x: i64) -> i64 {\r\n  %%x\r\n}\r\n' >"$dir/repro.ir"
     run 0 "" --run-reproducer "$dir/repro.ir"; grep -q '^def @f(%x: i64) -> i64 {$' "$out" || fail "the module was not replayed" ;;

@@ -21,12 +21,11 @@ ln -s out.mlir "$work/link.mlir"
 "$tool" "$corpus/func_arith.mlir" --passes=cse -o "$work/link.mlir" && [[ -L "$work/link.mlir" ]] &&
   cmp -s "$work/link.mlir" "$work/out.mlir" && ok "-o through a symbolic link keeps the link" || fail "-o to a link"
 cp "$work/out.mlir" "$work/before.mlir"
-if "$tool" "$corpus/fails.mlir" --passes=remove-dead-values --strict-diagnostics -o "$work/out.mlir" 2>"$work/err"; then
-  fail "a failing pass exits 0"
-else
-  cmp -s "$work/out.mlir" "$work/before.mlir" && ! ls "$work" | grep -q '\.passline-' &&
-    ok "a failing run leaves the output as it was, and no temporary file" || fail "output after a failure"
-fi
+"$tool" "$corpus/fails.mlir" --passes=remove-dead-values --strict-diagnostics -o "$work/out.mlir" 2>"$work/err"
+code=$?
+[[ "$code" == 1 ]] || fail "a failing pass exits $code, not 1"
+cmp -s "$work/out.mlir" "$work/before.mlir" && ! ls "$work" | grep -q '\.passline-' &&
+  ok "a failing run leaves the output as it was, and no temporary file" || fail "output after a failure"
 "$tool" "$corpus/func_arith.mlir" --passes=cse -o "$work/no-such-dir/out.mlir" 2>"$work/err"
 [[ $? == 1 && "$(wc -l <"$work/err")" == 1 ]] && grep -q "^passline-mlir-opt: error: .*no-such-dir" "$work/err" &&
   ok "an output that cannot be written is one error" || fail "unwritable output: $(cat "$work/err")"
@@ -39,6 +38,8 @@ fi
 # A reproducer: written when a pass fails, replayed by --run-reproducer to the same failure.
 "$tool" "$corpus/fails.mlir" --passes='cse,canonicalize{test-convergence=true max-iterations=1}' \
   --reproducer="$work/repro.mlir" 2>"$work/err" >"$work/out"
+code=$?
+[[ "$code" == 1 ]] || fail "the failing run exits $code, not 1"
 first_error="$(cat "$work/err")"
 head -1 "$work/repro.mlir" | grep -q "^// passline-mlir-opt reproducer: '--passes=canonicalize{max-iterations=1 .*test-convergence=true .*}' --opt-level=3$" &&
   [[ ! -s "$work/out" ]] && ok "a failing pass writes its reproducer, and no output" || fail "reproducer: $(head -1 "$work/repro.mlir")"
