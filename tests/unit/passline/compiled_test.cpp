@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -69,6 +70,59 @@ TEST(Compiled, MatchesTheStaticPipelineAtTheSameLevel) {
     }
     EXPECT_EQ(dynamic, compiled) << "at opt level " << level;
   }
+}
+
+/// The passes that instruments hear about, in order.
+struct Heard final : passline::Instrument {
+  Names events;
+  void before_pass(const passline::PassInfo& info, passline::IRView, const passline::PassPlace&) override {
+    events.push_back("before " + std::string(info.name));
+  }
+  void after_pass(const passline::PassInfo& info, passline::IRView, const passline::PassPlace&) override {
+    events.push_back("after " + std::string(info.name));
+  }
+};
+
+// One rule wherever it stands: the compiled form decided at compile time
+// which passes run, so a context's opt level and disabled passes never gate
+// them, alone or nested in a static or a runtime pipeline, or registered.
+// Called alone it is the chain of calls, which no instrument hears; run by
+// the pass manager, instruments hear each of its passes, as a pipeline's.
+TEST(Compiled, OneRuleWhereverItStands) {
+  using AtO3 = Compiled<3, Sequential<InferType, FoldConstant>>;  // both run, whatever the context says
+  passline::Registry<Trace> registry;
+  registry.add<AtO3>("AtO3").add<Verify>();
+  const auto forms = [&](PassContext& ctx) {
+    std::vector<Names> ran;
+    ran.push_back(AtO3{}(Trace{}, ctx).ran);
+    ran.push_back(Sequential<Verify, AtO3>{}(Trace{}, ctx).ran);
+    ran.push_back(passline::Pass<Trace>(AtO3{})(Trace{}, ctx).ran);
+    ran.push_back(passline::sequential<Trace>({Verify{}, AtO3{}})(Trace{}, ctx).ran);
+    ran.push_back(passline::parse_pipeline<Trace>("Verify,AtO3", registry)(Trace{}, ctx).ran);
+    return ran;
+  };
+  PassContext gated{.opt_level = 0, .disabled = {"FoldConstant", "InferType"}};
+  const std::vector<Names> ran = forms(gated);
+  EXPECT_EQ(ran[0], (Names{"InferType", "FoldConstant"}));  // alone
+  EXPECT_EQ(ran[2], (Names{"InferType", "FoldConstant"}));  // as a runtime pass
+  for (std::size_t form : {1, 3, 4}) {  // nested, after Verify
+    EXPECT_EQ(ran[form], (Names{"Verify", "InferType", "FoldConstant"})) << "form " << form;
+  }
+  const auto heard = std::make_shared<Heard>();
+  PassContext watched{.opt_level = 0, .disabled = {"FoldConstant"}};
+  watched.instruments = {heard};
+  EXPECT_EQ(AtO3{}(Trace{}, watched).ran, (Names{"InferType", "FoldConstant"}));
+  EXPECT_TRUE(heard->events.empty());  // the chain of calls
+  const Names pipeline{"before Sequential", "before InferType", "after InferType", "before FoldConstant",
+                       "after FoldConstant", "after Sequential"};
+  (void)passline::Pass<Trace>(AtO3{})(Trace{}, watched);
+  EXPECT_EQ(heard->events, pipeline);
+  heard->events.clear();
+  (void)Sequential<AtO3>{}(Trace{}, watched);
+  Names nested = pipeline;
+  nested.insert(nested.begin(), "before Sequential");
+  nested.push_back("after Sequential");
+  EXPECT_EQ(heard->events, nested);
 }
 
 }  // namespace
