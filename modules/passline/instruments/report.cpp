@@ -416,17 +416,23 @@ std::string dependency_graph(const std::vector<GraphNode>& graph) {
       2 * mid, static_cast<int>(passes.size()) * row + 10, arcs, nodes);
 }
 
-/// `text` as JSON, safe inside a `<script>` element.
+/// `value` as JSON that no text inside it can end or change a `<script>`
+/// element: `<`, `>` and `&` (which make `</script>` and `<!--`), and U+2028
+/// and U+2029 (line ends to older JavaScript), written as `\u` escapes, which
+/// JSON reads back as the same characters. They occur only within strings.
 std::string script_json(const boost::json::value& value) {
-  std::string text = boost::json::serialize(value);
+  const std::string text = boost::json::serialize(value);
   std::string out;
   out.reserve(text.size());
   for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '<' && i + 1 < text.size() && text[i + 1] == '/') {
-      out += "<\\/";
-      ++i;
+    const char c = text[i];
+    if (c == '<' || c == '>' || c == '&') {
+      out += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
+    } else if (c == '\xe2' && i + 2 < text.size() && text[i + 1] == '\x80' && (text[i + 2] == '\xa8' || text[i + 2] == '\xa9')) {
+      out += text[i + 2] == '\xa8' ? "\\u2028" : "\\u2029";
+      i += 2;
     } else {
-      out += text[i];
+      out += c;
     }
   }
   return out;
