@@ -14,7 +14,10 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <stdexcept>
 #include <typeinfo>
+#include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 import passline;
@@ -65,16 +68,105 @@ using passline::python::hold;
 using passline::python::PythonError;
 using passline::python::interpreter_alive;
 
-/// The attribute that marks the module a function pass is shown: it is the
-/// module as it was before the pass, and the pass returns its function
-/// rather than changing the module.
-constexpr const char* read_only_attribute = "_passline_read_only";
+// What Python may hold of what a pipeline runs with. Every map below is
+// read and written with the GIL held.
+
+/// The modules function passes are shown, each as long as Python holds it
+/// (a count of the holders): the module as it was before the pass, which
+/// the pass does not change (it returns its function).
+std::unordered_map<const Module*, int> read_only_modules;
+
+/// `before`, the module a function pass is shown, for Python: read-only
+/// while any Python object holds it, whatever is done to the object.
+py::object read_only_view(std::shared_ptr<const Module> before) {
+  Module* const module = const_cast<Module*>(before.get());  // NOLINT: never changed, see check_writable
+  ++read_only_modules[module];
+  const std::shared_ptr<Module> view(module, [before = std::move(before)](Module* shown) {
+    if (--read_only_modules[shown] == 0) read_only_modules.erase(shown);
+  });
+  return py::cast(view);
+}
 
 /// Raises TypeError unless `module` may be changed.
 void check_writable(const py::object& module) {
-  if (py::hasattr(module, read_only_attribute)) {
+  if (read_only_modules.contains(&module.cast<const Module&>())) {
     throw py::type_error("this IRModule is read-only: a function pass sees the module as it was before the pass "
                          "and returns its function");
+  }
+}
+
+/// The copies of running contexts that Python was handed (see
+/// context_for_python): read-only.
+std::unordered_set<const passline::PassContext*> context_copies;
+
+/// The contexts Python made that a pipeline called from Python runs under,
+/// with how many such runs: none of their settings changes meanwhile.
+std::unordered_map<const passline::PassContext*, int> running_contexts;
+
+/// While it lives, `ctx` counts as running (take it with the GIL held).
+class Running {
+ public:
+  explicit Running(const passline::PassContext& ctx) : ctx_(&ctx) { ++running_contexts[ctx_]; }
+  Running(const Running&) = delete;
+  Running& operator=(const Running&) = delete;
+  ~Running() {
+    if (--running_contexts[ctx_] == 0) running_contexts.erase(ctx_);
+  }
+
+ private:
+  const passline::PassContext* ctx_;
+};
+
+/// The Python object that stands for the default context of whichever
+/// thread uses it (TVM's `PassContext.current()` outside any `with`): its
+/// own C++ object is never used, see `resolve`.
+py::object* default_context_object = nullptr;
+
+/// The context `ctx` stands for: the calling thread's default context for
+/// the object that stands for it, else `ctx` itself.
+passline::PassContext& resolve(const passline::PassContext& ctx) {
+  if (default_context_object != nullptr && &default_context_object->cast<const passline::PassContext&>() == &ctx) {
+    return passline::PassContext::thread_default();
+  }
+  return const_cast<passline::PassContext&>(ctx);  // NOLINT: every context Python holds is its own, not const
+}
+
+/// A context for Python: the Python object of one that Python made (Python
+/// owns it, so it lives as long as anything holds it); for a thread's
+/// default context, the object that stands for every thread's; else a
+/// read-only copy that Python owns. Never a reference to a context on C++'s
+/// stack or in a thread's storage, which Python could keep past its life.
+py::object context_for_python(passline::PassContext& ctx) {
+  const py::detail::type_info* type = py::detail::get_type_info(typeid(passline::PassContext));
+  if (const py::handle own = py::detail::find_registered_python_instance(&ctx, type)) {
+    return py::reinterpret_steal<py::object>(own);
+  }
+  if (&ctx == &passline::PassContext::thread_default()) {
+    if (default_context_object == nullptr) {
+      // Made once, kept to the end of the process (as the default contexts are).
+      default_context_object = new py::object(py::cast(std::make_shared<passline::PassContext>()));  // NOLINT
+    }
+    return *default_context_object;
+  }
+  const std::shared_ptr<passline::PassContext> copy(new passline::PassContext(ctx.derive()),
+                                                    [](passline::PassContext* context) {
+                                                      context_copies.erase(context);
+                                                      delete context;  // NOLINT(cppcoreguidelines-owning-memory)
+                                                    });
+  context_copies.insert(copy.get());
+  return py::cast(copy);
+}
+
+/// Raises unless the settings of `ctx` may change: not a copy handed to a
+/// pass, not a context a pipeline runs under.
+void check_changeable(const passline::PassContext& ctx) {
+  if (context_copies.contains(&ctx)) {
+    throw std::runtime_error("this PassContext is a read-only copy of the one a pipeline runs under: make a "
+                             "PassContext of your own to change settings");
+  }
+  if (running_contexts.contains(&ctx)) {
+    throw std::runtime_error("this PassContext is in use by a running pipeline: its settings cannot change "
+                             "until the pipeline returns");
   }
 }
 
@@ -104,15 +196,15 @@ Pass python_pass(const py::function& fn, const std::string& name, int opt_level,
         info, [held, name](passline::ir::Function fn, std::shared_ptr<const Module> before, passline::PassContext& ctx) {
           py::gil_scoped_acquire gil;
           return calling_python([&] {
-            py::object module = py::cast(std::const_pointer_cast<Module>(std::move(before)));
-            module.attr(read_only_attribute) = true;
-            return returned<passline::ir::Function>((*held)(fn, module, py::cast(&ctx)), name, "a Function");
+            py::object module = read_only_view(std::move(before));
+            return returned<passline::ir::Function>((*held)(fn, module, context_for_python(ctx)), name, "a Function");
           });
         });
   }
   return passline::module_pass<Module>(info, [held, name](Module module, passline::PassContext& ctx) {
     py::gil_scoped_acquire gil;
-    return calling_python([&] { return returned<Module>((*held)(std::move(module), py::cast(&ctx)), name, "an IRModule"); });
+    return calling_python(
+        [&] { return returned<Module>((*held)(std::move(module), context_for_python(ctx)), name, "an IRModule"); });
   });
 }
 
@@ -313,7 +405,7 @@ void leave(const passline::PassContext& ctx) {
   if (entered.empty()) {
     throw std::runtime_error("PassContext.__exit__ without a matching __enter__ on this thread");
   }
-  if (&entered.back().context->cast<const passline::PassContext&>() != &ctx) {
+  if (&resolve(entered.back().context->cast<const passline::PassContext&>()) != &ctx) {
     throw std::runtime_error("PassContext.__exit__ of a context that is not the innermost one entered on this "
                              "thread: contexts exit in the reverse order of their __enter__");
   }
@@ -484,10 +576,10 @@ PYBIND11_MODULE(_core, m) {
       .def_readonly("required", &OwnedPassInfo::required)
       .def("__repr__", [](const OwnedPassInfo& i) { return "<passline.PassInfo " + i.name + ">"; });
 
-  py::class_<passline::PassContext>(m, "PassContext")
+  py::class_<passline::PassContext, std::shared_ptr<passline::PassContext>>(m, "PassContext")
       .def(py::init([](int opt_level, const py::object& required, const py::object& disabled,
                        const py::object& instruments, const py::object& config, const py::object& trace) {
-             auto ctx = std::make_unique<passline::PassContext>();
+             auto ctx = std::make_shared<passline::PassContext>();
              ctx->opt_level = opt_level;
              ctx->instruments = instruments_from(instruments);
              if (!trace.is_none()) {
@@ -510,22 +602,43 @@ PYBIND11_MODULE(_core, m) {
            py::arg("instruments") = py::none(), py::arg("config") = py::none(), py::arg("trace") = py::none(),
            "TVM's PassContext: the opt level, passes required and disabled whatever it, instruments, config "
            "values, and trace(mod, info, is_before) called around every pass.")
-      .def_readwrite("opt_level", &passline::PassContext::opt_level)
-      .def_readwrite("required_pass", &passline::PassContext::required)
-      .def_readwrite("disabled_pass", &passline::PassContext::disabled)
-      .def("config", [](const passline::PassContext& ctx) {
+      .def_property(
+          "opt_level", [](const passline::PassContext& self) { return resolve(self).opt_level; },
+          [](passline::PassContext& self, int level) {
+            passline::PassContext& ctx = resolve(self);
+            check_changeable(ctx);
+            ctx.opt_level = level;
+          })
+      .def_property(
+          "required_pass", [](const passline::PassContext& self) { return resolve(self).required; },
+          [](passline::PassContext& self, const py::object& names) {
+            passline::PassContext& ctx = resolve(self);
+            check_changeable(ctx);
+            ctx.required = names_from(names, "required_pass");
+          })
+      .def_property(
+          "disabled_pass", [](const passline::PassContext& self) { return resolve(self).disabled; },
+          [](passline::PassContext& self, const py::object& names) {
+            passline::PassContext& ctx = resolve(self);
+            check_changeable(ctx);
+            ctx.disabled = names_from(names, "disabled_pass");
+          })
+      .def("config", [](const passline::PassContext& self) {
+        const passline::PassContext& ctx = resolve(self);
         py::dict values;
         for (const auto& [key, value] : ctx.config.values()) values[py::str(key)] = from_value(value);
         return values;
       })
       .def("__enter__", [](const py::object& self) {
-        auto& ctx = self.cast<passline::PassContext&>();
+        passline::PassContext& ctx = resolve(self.cast<passline::PassContext&>());
         auto scope = std::make_unique<passline::PassContext::Scope>(ctx);
         entered.push_back({hold(self), std::move(scope)});
         return self;
       })
-      .def("__exit__", [](passline::PassContext& ctx, const py::args&) { leave(ctx); })
-      .def("override_instruments", [](passline::PassContext& ctx, const py::object& instruments) {
+      .def("__exit__", [](passline::PassContext& self, const py::args&) { leave(resolve(self)); })
+      .def("override_instruments", [](passline::PassContext& self, const py::object& instruments) {
+             passline::PassContext& ctx = resolve(self);
+             check_changeable(ctx);
              ctx.override_instruments(instruments_from(instruments));
            }, py::arg("instruments"),
            "Replaces the instruments, as TVM's: the old ones exit, the new ones enter. A hook that raises "
@@ -541,7 +654,8 @@ PYBIND11_MODULE(_core, m) {
         }
         return keys;
       }, "The registered config keys, each a dict: type, default, description.")
-      .def_property_readonly("instruments", [](const passline::PassContext& ctx) -> py::object {
+      .def_property_readonly("instruments", [](const passline::PassContext& self) -> py::object {
+        const passline::PassContext& ctx = resolve(self);
         if (ctx.instruments.empty()) return py::none();  // as TVM's context without instruments
         py::list out;
         for (const auto& instrument : ctx.instruments) {
@@ -553,16 +667,24 @@ PYBIND11_MODULE(_core, m) {
         }
         return out;
       })
-      .def_static("current", &passline::PassContext::current, py::return_value_policy::reference);
+      .def_static("current", [] { return context_for_python(passline::PassContext::current()); },
+                  "The innermost context entered on this thread (the object entered), or a read-only copy of "
+                  "the default context.");
 
   py::class_<Pass>(m, "Pass")
       .def_property_readonly("info", [](const Pass& p) { return OwnedPassInfo(p.info()); })
       .def("__call__", [](const Pass& pass, Module module) {
-             return pass(std::move(module));
-           }, py::arg("mod"), py::call_guard<py::gil_scoped_release>())
-      .def("__call__", [](const Pass& pass, Module module, passline::PassContext& ctx) {
+             passline::PassContext& ctx = passline::PassContext::current();
+             const Running running(ctx);
+             const py::gil_scoped_release release;
              return pass(std::move(module), ctx);
-           }, py::arg("mod"), py::arg("ctx"), py::call_guard<py::gil_scoped_release>())
+           }, py::arg("mod"))
+      .def("__call__", [](const Pass& pass, Module module, passline::PassContext& given) {
+             passline::PassContext& ctx = resolve(given);
+             const Running running(ctx);
+             const py::gil_scoped_release release;
+             return pass(std::move(module), ctx);
+           }, py::arg("mod"), py::arg("ctx"))
       .def("text", &Pass::text)
       .def("__repr__", [](const Pass& p) { return "<passline.Pass " + p.text() + ">"; });
 

@@ -6,14 +6,15 @@ that raise or return the wrong thing on some functions, on several threads.
 The property everywhere: a Python exception of the documented kinds, or a
 correct result, never a crash; and what prints parses back.
 
-PASSLINE_HYPOTHESIS_EXAMPLES sets how many examples each property draws
-(docs/testing.md gives the figures of a long run).
+PASSLINE_HYPOTHESIS_EXAMPLES sets how many examples each property draws.
 """
 import atexit
 import os
 import shutil
 import tempfile
 import threading
+
+import pytest
 
 # Hypothesis keeps caches (of Unicode tables, say) in a directory of its own,
 # by default in the current one: here, a temporary one, removed at exit.
@@ -310,3 +311,144 @@ def test_python_passes_on_several_threads_at_once_from_several_python_threads():
     for thread in threads:
         thread.join()
     assert errors == []
+
+
+# Contexts and modules that Python code kept past the pass or the run that
+# handed them over, across examples: the later examples use those of the
+# earlier ones, whose threads and stack frames are gone.
+KEPT = []
+
+LIFETIME_PROGRAM = "def @f0(%x: i64) -> i64 {\n  add(%x, 1)\n}\ndef @f1(%x: i64) -> i64 {\n  mul(%x, 2)\n}\n"
+
+
+def keeping_passes(kinds, kept):
+    """Passes that keep what they are handed: the context, the module a
+    function pass is shown, `PassContext.current()`, and those of a run
+    nested in a function pass."""
+    def module_keeper(mod, ctx):
+        kept.extend([("context", ctx), ("context", passline.PassContext.current())])
+        return mod
+
+    def function_keeper(func, mod, ctx):
+        kept.extend([("context", ctx), ("shown", mod), ("context", passline.PassContext.current())])
+        return func
+
+    def nested(func, mod, ctx):
+        inner = passline.module_pass(module_keeper, opt_level=0, name="KeepInner")
+        inner(passline.IRModule.parse(LIFETIME_PROGRAM))
+        kept.append(("context", passline.PassContext.current()))
+        return func
+
+    made = {"module": lambda: passline.module_pass(module_keeper, opt_level=0, name="KeepModule"),
+            "function": lambda: passline.function_pass(function_keeper, opt_level=0, name="KeepFunction"),
+            "nested": lambda: passline.function_pass(nested, opt_level=0, name="KeepNested")}
+    return [made[kind]() for kind in kinds]
+
+
+def use_kept(kind, value, use):
+    """Uses a kept object: it works, or raises a Python exception that says why."""
+    mod = passline.IRModule.parse(LIFETIME_PROGRAM)
+    if kind == "shown":
+        try:
+            if use == "delattr":
+                del value._passline_read_only
+            else:
+                value["f0"] = value["f1"]
+        except (TypeError, AttributeError) as error:
+            event(f"shown module: {type(error).__name__}")
+        else:
+            raise AssertionError("a function pass's module was changed")
+        assert "f0" in value and str(value)  # and it is still whole
+        return
+    try:
+        if use == "read":
+            assert isinstance(value.opt_level, int)
+            value.config(), value.required_pass, value.disabled_pass, value.instruments  # noqa: B018
+        elif use == "set":
+            value.opt_level = 1
+            value.disabled_pass = ["Inline"]
+        elif use == "enter":
+            with value:
+                passline.create("InferType")(mod)
+        else:  # "run", and "delattr", which is for modules
+            use = "run"
+            passline.create("O1")(mod, value)
+        event(f"kept context: {use} worked")
+    except RuntimeError as error:
+        assert "PassContext" in str(error)
+        event(f"kept context: {use} refused")
+
+
+@PROFILE
+@given(st.lists(st.sampled_from(["module", "function", "nested"]), min_size=1, max_size=3),
+       st.sampled_from([1, 4]), st.booleans(),
+       st.lists(st.sampled_from(["read", "set", "enter", "run", "delattr"]), min_size=1, max_size=4))
+def test_contexts_and_modules_kept_past_their_scope_are_owned_or_refused(kinds, threads, other_thread, uses):
+    kept = []
+    passes = keeping_passes(kinds, kept)
+
+    def run():
+        with passline.PassContext(config={"threads": threads}):
+            passline.Sequential(passes)(passline.IRModule.parse(LIFETIME_PROGRAM))
+
+    if other_thread:
+        thread = threading.Thread(target=run)
+        thread.start()
+        thread.join()
+    else:
+        run()
+    assert kept
+    KEPT.extend(kept)
+    del KEPT[:-60]
+    for i, use in enumerate(uses):
+        kind, value = KEPT[(i * 7) % len(KEPT)]
+        use_kept(kind, value, use)
+
+
+def test_a_context_that_a_pipeline_runs_under_does_not_change_meanwhile():
+    ctx = passline.PassContext(config={"threads": 2})
+    started, finish = threading.Event(), threading.Event()
+    seen = []
+
+    def slow(mod, pass_ctx):
+        started.set()
+        finish.wait(10)
+        seen.append(pass_ctx.opt_level)
+        with pytest.raises(RuntimeError, match="read-only copy|in use by a running pipeline"):
+            pass_ctx.opt_level = 0  # the pass's context is not its to change either
+        return mod
+
+    runner = threading.Thread(target=lambda: passline.module_pass(slow, opt_level=0, name="Slow")(
+        passline.IRModule.parse(LIFETIME_PROGRAM), ctx))
+    runner.start()
+    assert started.wait(10)
+    try:
+        for change in (lambda: setattr(ctx, "opt_level", 0), lambda: setattr(ctx, "required_pass", ["Inline"]),
+                       lambda: setattr(ctx, "disabled_pass", ["Inline"]), lambda: ctx.override_instruments(None)):
+            with pytest.raises(RuntimeError, match="in use by a running pipeline"):
+                change()
+    finally:
+        finish.set()
+        runner.join()
+    assert seen == [2]
+    ctx.opt_level = 0  # the run is over
+    assert ctx.opt_level == 0
+
+
+def test_the_default_context_object_stands_for_the_calling_threads_default():
+    default = passline.PassContext.current()
+    assert passline.PassContext.current() is default
+    other = []
+    thread = threading.Thread(target=lambda: other.append(passline.PassContext.current()))
+    thread.start()
+    thread.join()
+    assert other[0] is default  # kept past its thread: it is every thread's default, never a dead one
+    default.opt_level = 3
+    try:
+        seen = []
+        thread = threading.Thread(target=lambda: seen.append(other[0].opt_level))
+        thread.start()
+        thread.join()
+        assert seen == [2] and default.opt_level == 3  # each thread's own
+    finally:
+        default.opt_level = 2
