@@ -587,6 +587,80 @@ void print_out(std::string_view text) {
   out.commit();
 }
 
+/// What a run has made by the time its driver processes the input.
+struct Session {
+  PassContext& ctx;
+  const RunInstruments& instruments;
+  const std::shared_ptr<PassTimings>& timings;
+  /// The output file, opened before any work so that a path that cannot be
+  /// written fails first; written whole once everything succeeded. Empty
+  /// when the driver writes standard output its own way.
+  std::optional<support::OutputFile>& output;
+};
+
+/// What a driver adds to the one run of `drive`: its IR's pipeline, checks,
+/// reading and writing. Each is called once, in the order below.
+template <class IR>
+struct DriverSteps {
+  const Registry<IR>& registry;
+  /// After --list-passes has listed the registry: what else it lists.
+  std::function<void()> list_more = {};
+  /// Before the pipeline is made: an exit code to stop with (a flag that
+  /// prints and exits, say), or nothing to go on; may throw a Failure.
+  std::function<std::optional<int>()> check_flags = {};
+  /// The pipeline the flags give.
+  std::function<Pass<IR>()> pipeline = {};
+  /// The opt level passes are gated by, unless --opt-level says.
+  int opt_level = max_opt_level;
+  /// Whether the passes named that will not run are said on stderr.
+  bool say_skipped = true;
+  /// The driver's own settings of the context, after --config's.
+  std::function<void(PassContext&)> configure = {};
+  /// The instruments the flags ask for (see `instruments`).
+  std::function<std::vector<std::shared_ptr<Instrument>>(std::shared_ptr<PassTimings>&)> instruments = {};
+  /// Whether the counters passes keep are printed at the end (--stats).
+  std::function<bool()> statistics = [] { return false; };
+  /// Whether -o - is written through an OutputFile too.
+  bool output_file_for_stdout = true;
+  /// Reads the input, runs the pipeline on it (`run_pipeline`) and writes
+  /// the result: the exit code.
+  std::function<int(const Pass<IR>&, Session&)> process = {};
+};
+
+/// The one run of every driver, from its parsed flags: the listings, the
+/// pipeline and its printing, the context (gating, config, diagnostics,
+/// instruments), the output opened, the run's instruments, then the
+/// driver's processing, and the timing and statistics reports at the end.
+template <class IR>
+int drive(const RunFlags& flags, std::string_view tool, const DriverSteps<IR>& steps) {
+  if (flags.list_passes) {
+    print_out(list_passes(steps.registry));
+    if (steps.list_more) steps.list_more();
+    return 0;
+  }
+  if (flags.list_config) return print_out(list_config()), 0;
+  if (steps.check_flags) {
+    if (const std::optional<int> code = steps.check_flags()) return *code;
+  }
+  const Pass<IR> pipeline = steps.pipeline();
+  if (flags.print_pipeline == "text") return print_out(pipeline.text() + "\n"), 0;
+  PassContext ctx;
+  set_gating(ctx, flags.context, steps.opt_level);
+  if (flags.print_pipeline == "expanded") return print_out(plan_text(pipeline.plan(ctx))), 0;
+  if (steps.say_skipped) say_what_is_skipped(pipeline, ctx, tool);
+  set_config(ctx, flags.context);
+  if (steps.configure) steps.configure(ctx);
+  print_diagnostics(ctx, std::string(tool));
+  std::shared_ptr<PassTimings> timings;
+  ctx.instruments = steps.instruments(timings);
+  std::optional<support::OutputFile> output;
+  if (flags.output != "-" || steps.output_file_for_stdout) output.emplace(flags.output);
+  const RunInstruments run_instruments = add_run_instruments(ctx, flags.instruments, flags.context, std::string(tool));
+  const EndOfRunReport end_report{timings, steps.statistics() ? ctx.statistics.get() : nullptr};
+  Session session{ctx, run_instruments, timings, output};
+  return steps.process(pipeline, session);
+}
+
 /// Standard input, output and error that were closed when the program
 /// started are opened on /dev/null the wrong way round, so that a read or
 /// write is an error (EBADF) instead of a file opened later taking their

@@ -16,6 +16,7 @@
 #include <exception>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -346,65 +347,68 @@ class Run {
 };
 
 int run(Options& options, mlir::DialectRegistry& dialects) {
-  if (options.list_passes) {
-    passline::driver::print_out(passline::driver::list_passes(passline::mlir::registry()));
-    passline::mlir::print_registered_passes();
-    return 0;
-  }
-  if (options.list_config) return passline::driver::print_out(passline::driver::list_config()), 0;
-  const mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();
-  if (config.shouldShowDialects()) {
-    passline::driver::print_out(fmt::format("Available Dialects: {}\n", llvm::join(dialects.getDialectNames(), ", ")));
-    return 0;
-  }
-  refuse_unsupported(config);
-  // Made with threading as mlir-opt's flags say (-mlir-disable-threading).
-  mlir::MLIRContext& pipeline_context = left_at_exit(std::make_unique<mlir::MLIRContext>(dialects));
-  const passline::Pass<passline::mlir::Module> pipeline = pipeline_of(options, config, pipeline_context);
-  if (options.print_pipeline == "text") return passline::driver::print_out(pipeline.text() + "\n"), 0;
-  passline::PassContext ctx;
+  std::optional<mlir::MlirOptMainConfig> config;
+  mlir::MLIRContext* pipeline_context = nullptr;
+  passline_mlir_opt::InstrumentRequests asked;
+  passline::driver::DriverSteps<passline::mlir::Module> steps{.registry = passline::mlir::registry()};
+  steps.list_more = [] { passline::mlir::print_registered_passes(); };
+  steps.check_flags = [&]() -> std::optional<int> {
+    config.emplace(mlir::MlirOptMainConfig::createFromCLOptions());
+    if (config->shouldShowDialects()) {
+      passline::driver::print_out(fmt::format("Available Dialects: {}\n", llvm::join(dialects.getDialectNames(), ", ")));
+      return 0;
+    }
+    refuse_unsupported(*config);
+    return std::nullopt;
+  };
+  steps.pipeline = [&] {
+    // Made with threading as mlir-opt's flags say (-mlir-disable-threading).
+    pipeline_context = &left_at_exit(std::make_unique<mlir::MLIRContext>(dialects));
+    return pipeline_of(options, *config, *pipeline_context);
+  };
   // Passes named run whatever their level (as mlir-opt's do): the level is
   // the highest unless given.
-  passline::driver::set_gating(ctx, options.context, passline::driver::max_opt_level);
-  if (options.print_pipeline == "expanded") return passline::driver::print_out(passline::plan_text(pipeline.plan(ctx))), 0;
-  passline::driver::say_what_is_skipped(pipeline, ctx, tool);
-  passline::driver::set_config(ctx, options.context);
-  if (!pipeline_context.isMultithreadingEnabled()) ctx.config.set(passline::config::threads, std::int64_t{1});
-  if (options.no_verify || !config.shouldVerifyPasses()) ctx.config.set(passline::mlir::verify_passes, false);
-  // MLIR's handlers print what MLIR's passes emit (or check it, with
-  // -verify-diagnostics); passline's print the rest.
-  ctx.config.set(passline::mlir::emit_diagnostics, true);
-  passline::driver::print_diagnostics(ctx, std::string(tool));
-  const passline_mlir_opt::InstrumentRequests asked = passline_mlir_opt::instrument_requests();
-  add_requests(options.instruments, asked);
-  std::shared_ptr<passline::PassTimings> timings;
-  ctx.instruments = instruments(options, timings);
+  steps.opt_level = passline::driver::max_opt_level;
+  steps.configure = [&](passline::PassContext& ctx) {
+    if (!pipeline_context->isMultithreadingEnabled()) ctx.config.set(passline::config::threads, std::int64_t{1});
+    if (options.no_verify || !config->shouldVerifyPasses()) ctx.config.set(passline::mlir::verify_passes, false);
+    // MLIR's handlers print what MLIR's passes emit (or check it, with
+    // -verify-diagnostics); passline's print the rest.
+    ctx.config.set(passline::mlir::emit_diagnostics, true);
+    asked = passline_mlir_opt::instrument_requests();
+    add_requests(options.instruments, asked);
+  };
+  steps.instruments = [&](std::shared_ptr<passline::PassTimings>& timings) { return instruments(options, timings); };
+  steps.statistics = [&] { return asked.statistics; };
   // A file is written whole or not at all; standard output as mlir-opt writes it.
-  std::optional<passline::support::OutputFile> output;
-  if (options.output != "-") output.emplace(options.output);
-  const passline::driver::RunInstruments run_instruments =
-      passline::driver::add_run_instruments(ctx, options.instruments, options.context, std::string(tool));
-  const passline::driver::EndOfRunReport end_report{timings, asked.statistics ? ctx.statistics.get() : nullptr};
-
-  // One pool of threads, passline's (TBB's): function passes run there, and
-  // MLIR's own parallel loops too. With one thread, a context locks nothing.
-  passline::mlir::ThreadPool threads(ctx.threads());
-  Run run(options, config, dialects, pipeline, ctx, run_instruments, timings, threads);
-  std::optional<OutputStream> file;
-  if (output) file.emplace(*output);
-  llvm::raw_ostream& os = file ? static_cast<llvm::raw_ostream&>(*file) : llvm::outs();
-  const mlir::LogicalResult result = mlir::splitAndProcessBuffer(
-      read_input(options),
-      [&run](std::unique_ptr<llvm::MemoryBuffer> chunk, llvm::raw_ostream& out) { return run.chunk(std::move(chunk), out); },
-      os, config.inputSplitMarker(), config.outputSplitMarker());
-  if (file) {
-    file->check();
-  } else {
-    check_standard_output();
-  }
-  if (mlir::failed(result)) return 1;
-  if (output) output->commit();
-  return 0;
+  steps.output_file_for_stdout = false;
+  steps.process = [&](const passline::Pass<passline::mlir::Module>& pipeline, passline::driver::Session& session) {
+    // One pool of threads, passline's (TBB's): function passes run there, and
+    // MLIR's own parallel loops too. With one thread, a context locks nothing.
+    // Like the context of a whole input, it is left at exit: it outlives every
+    // context it serves.
+    passline::mlir::ThreadPool& threads =
+        left_at_exit(std::make_unique<passline::mlir::ThreadPool>(session.ctx.threads()));
+    Run run(options, *config, dialects, pipeline, session.ctx, session.instruments, session.timings, threads);
+    std::optional<OutputStream> file;
+    if (session.output) file.emplace(*session.output);
+    llvm::raw_ostream& os = file ? static_cast<llvm::raw_ostream&>(*file) : llvm::outs();
+    const mlir::LogicalResult result = mlir::splitAndProcessBuffer(
+        read_input(options),
+        [&run](std::unique_ptr<llvm::MemoryBuffer> chunk, llvm::raw_ostream& out) {
+          return run.chunk(std::move(chunk), out);
+        },
+        os, std::as_const(*config).inputSplitMarker(), std::as_const(*config).outputSplitMarker());
+    if (file) {
+      file->check();
+    } else {
+      check_standard_output();
+    }
+    if (mlir::failed(result)) return 1;
+    if (session.output) session.output->commit();
+    return 0;
+  };
+  return passline::driver::drive(options, tool, steps);
 }
 
 }  // namespace

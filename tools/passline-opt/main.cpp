@@ -71,48 +71,45 @@ int report(std::exception_ptr failure) {
 }
 
 int run(const Options& options) {
-  auto& registry = passline::pipelines::registry();
-  if (options.list_passes) return passline::driver::print_out(passline::driver::list_passes(registry)), 0;
-  if (options.list_config) return passline::driver::print_out(passline::driver::list_config()), 0;
-  if (options.passes && options.level_flag) throw Failure{"give either --passes or -O<level>, not both"};
-
-  const std::string pipeline_text = options.passes.value_or(fmt::format("O{}", options.level_flag.value_or(2)));
-  const passline::Pass<passline::ir::Module> pipeline = passline::parse_pipeline(pipeline_text, registry);
-  if (options.print_pipeline == "text") return passline::driver::print_out(pipeline.text() + "\n"), 0;
-
-  passline::PassContext ctx;
+  passline::driver::DriverSteps<passline::ir::Module> steps{.registry = passline::pipelines::registry()};
+  steps.check_flags = [&]() -> std::optional<int> {
+    if (options.passes && options.level_flag) throw Failure{"give either --passes or -O<level>, not both"};
+    return std::nullopt;
+  };
+  steps.pipeline = [&] {
+    return passline::parse_pipeline(options.passes.value_or(fmt::format("O{}", options.level_flag.value_or(2))),
+                                    passline::pipelines::registry());
+  };
   // -O<N> runs at level N. Passes named in --passes run whatever their level
   // (as `opt -passes=` does): the level is the highest unless given.
-  passline::driver::set_gating(ctx, options.context,
-                               options.passes ? passline::driver::max_opt_level : options.level_flag.value_or(2));
-  if (options.print_pipeline == "expanded") return passline::driver::print_out(passline::plan_text(pipeline.plan(ctx))), 0;
-  if (options.passes) passline::driver::say_what_is_skipped(pipeline, ctx, "passline-opt");
-  passline::driver::set_config(ctx, options.context);
-  passline::driver::print_diagnostics(ctx, "passline-opt");
-
-  std::shared_ptr<passline::PassTimings> timings;
-  ctx.instruments = instruments(options, timings);
-  // The output is opened first, so that a path that cannot be written fails
-  // before any work; it is written only once everything succeeded.
-  passline::support::OutputFile output(options.output);
-  const passline::driver::RunInstruments run_instruments =
-      passline::driver::add_run_instruments(ctx, options.instruments, options.context, "passline-opt");
-  const std::size_t threads = ctx.threads();  // for every phase
-  const passline::driver::EndOfRunReport end_report{timings, options.stats ? ctx.statistics.get() : nullptr};
-  passline::ir::Module module = passline::driver::timed(timings, "Parse input", [&] { return read_input(options, threads); });
-  if (!options.no_verify) passline::driver::timed(timings, "Verify input", [&] { passline::ir::verify(module, threads); });
-  if (const int code = passline::driver::run_pipeline<passline::ir::IRError>(pipeline, module, ctx, run_instruments,
-                                                                           "passline-opt")) {
-    return code;
-  }
-  if (!options.no_verify) passline::driver::timed(timings, "Verify output", [&] { passline::ir::verify(module, threads); });
-  if (run_instruments.graph) {
-    output.write(run_instruments.graph->dot());
-    output.commit();
+  steps.opt_level = options.passes ? passline::driver::max_opt_level : options.level_flag.value_or(2);
+  steps.say_skipped = options.passes.has_value();
+  steps.instruments = [&](std::shared_ptr<passline::PassTimings>& timings) { return instruments(options, timings); };
+  steps.statistics = [&] { return options.stats; };
+  steps.process = [&](const passline::Pass<passline::ir::Module>& pipeline, passline::driver::Session& run) {
+    passline::support::OutputFile& output = *run.output;
+    const std::size_t threads = run.ctx.threads();  // for every phase
+    passline::ir::Module module =
+        passline::driver::timed(run.timings, "Parse input", [&] { return read_input(options, threads); });
+    if (!options.no_verify) {
+      passline::driver::timed(run.timings, "Verify input", [&] { passline::ir::verify(module, threads); });
+    }
+    if (const int code = passline::driver::run_pipeline<passline::ir::IRError>(pipeline, module, run.ctx, run.instruments,
+                                                                             "passline-opt")) {
+      return code;
+    }
+    if (!options.no_verify) {
+      passline::driver::timed(run.timings, "Verify output", [&] { passline::ir::verify(module, threads); });
+    }
+    if (run.instruments.graph) {
+      output.write(run.instruments.graph->dot());
+      output.commit();
+      return 0;
+    }
+    passline::driver::timed(run.timings, "Print output", [&] { write_output(output, module, threads); });
     return 0;
-  }
-  passline::driver::timed(timings, "Print output", [&] { write_output(output, module, threads); });
-  return 0;
+  };
+  return passline::driver::drive(options, "passline-opt", steps);
 }
 
 }  // namespace
