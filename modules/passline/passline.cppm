@@ -7,9 +7,11 @@
 // once, here, for the whole module, and a project that imports passline
 // compiles this unit and passline.support's, not one per concept. Each
 // concept keeps its own small file (*.inc), in folders by layer (see
-// CMakeLists.txt), included below in the order they build on each other;
-// each file names the parts it comes after. The parts that export nothing
-// (requirements, analysis, checks, invoke, node, run) are internal.
+// CMakeLists.txt), included below in the order they build on each other.
+// Read alone, each part includes the headers and the parts it uses, and the
+// test parts.passline compiles it so, layer by layer (tests/parts). The
+// parts that export nothing (requirements, analysis, checks, invoke, node,
+// run) are internal.
 module;
 #include <algorithm>
 #include <array>
@@ -54,6 +56,11 @@ module;
 #include <range/v3/algorithm/find.hpp>
 export module passline;
 import passline.support;
+
+// The parts below are in the module: each skips what it includes when read
+// alone, and exports what it exports.
+#define PASSLINE_MODULE_UNIT
+#define PASSLINE_EXPORT export
 
 // core
 #include "core/pass_info.inc"

@@ -7,11 +7,12 @@ Reads every `*.cppm` under each DIR (with --module, only the units of the
 named module NAME: `export module NAME;` and its partitions), and the files
 each includes with `#include "..."` (the parts of its interface), and lists, one per line, each name
 declared at namespace scope inside an `export namespace NS {` or `export {`
-block, qualified by the namespaces it is in (`passline::Pass`,
+block (in a part, `PASSLINE_EXPORT`, which its unit defines as `export`), qualified by the namespaces it is in (`passline::Pass`,
 `passline::config::threads`), with the file it comes from. A nested
 namespace inside an export block counts as exported, so an exported
 `detail` shows as one. With --max N, exits 1 when there are more than N
-names or when any exported name is in a namespace called `detail`.
+names, when there are none (the reading found no export), or when any
+exported name is in a namespace called `detail`.
 """
 import pathlib
 import re
@@ -109,7 +110,7 @@ def exported(path: pathlib.Path):
     text = strip(path.read_text())
     i = 0
     while True:
-        match = re.compile(r"\bexport\s+(?:namespace\s+([\w:]+)\s*)?\{").search(text, i)
+        match = re.compile(r"\b(?:export|PASSLINE_EXPORT)\s+(?:namespace\s+([\w:]+)\s*)?\{").search(text, i)
         if not match:
             return
         scope = match.group(1).split("::") if match.group(1) else []
@@ -202,7 +203,7 @@ def main() -> int:
         print(f"{name}  ({found[name]})")
     details = [name for name in found if "::detail::" in name]
     print(f"{len(found)} names exported; {len(details)} in a detail namespace")
-    if limit is not None and (len(found) > limit or details):
+    if limit is not None and (len(found) > limit or not found or details):
         return 1
     return 0
 
