@@ -302,6 +302,22 @@ void check_instrument(const py::handle& hooks) {
                        "run_after_failed_pass; not " + type);
 }
 
+/// A setting of PassContext for Python: the getter of `member`, or with
+/// `from` (a Python value to the member's), its setter, which refuses while
+/// the context may not change (check_changeable).
+template <class T>
+auto context_setting(T passline::PassContext::*member) {
+  return [member](const passline::PassContext& self) { return resolve(self).*member; };
+}
+template <class Arg, class T, class From>
+auto context_setting(T passline::PassContext::*member, From from) {
+  return [member, from](passline::PassContext& self, Arg value) {
+    passline::PassContext& ctx = resolve(self);
+    check_changeable(ctx);
+    ctx.*member = from(value);
+  };
+}
+
 /// The type name of a Python value, for messages.
 std::string type_name(const py::handle& value) {
   return py::str(py::type::of(value).attr("__name__")).cast<std::string>();
@@ -602,27 +618,14 @@ PYBIND11_MODULE(_core, m) {
            py::arg("instruments") = py::none(), py::arg("config") = py::none(), py::arg("trace") = py::none(),
            "TVM's PassContext: the opt level, passes required and disabled whatever it, instruments, config "
            "values, and trace(mod, info, is_before) called around every pass.")
-      .def_property(
-          "opt_level", [](const passline::PassContext& self) { return resolve(self).opt_level; },
-          [](passline::PassContext& self, int level) {
-            passline::PassContext& ctx = resolve(self);
-            check_changeable(ctx);
-            ctx.opt_level = level;
-          })
-      .def_property(
-          "required_pass", [](const passline::PassContext& self) { return resolve(self).required; },
-          [](passline::PassContext& self, const py::object& names) {
-            passline::PassContext& ctx = resolve(self);
-            check_changeable(ctx);
-            ctx.required = names_from(names, "required_pass");
-          })
-      .def_property(
-          "disabled_pass", [](const passline::PassContext& self) { return resolve(self).disabled; },
-          [](passline::PassContext& self, const py::object& names) {
-            passline::PassContext& ctx = resolve(self);
-            check_changeable(ctx);
-            ctx.disabled = names_from(names, "disabled_pass");
-          })
+      .def_property("opt_level", context_setting(&passline::PassContext::opt_level),
+                    context_setting<int>(&passline::PassContext::opt_level, [](int level) { return level; }))
+      .def_property("required_pass", context_setting(&passline::PassContext::required),
+                    context_setting<const py::object&>(&passline::PassContext::required,
+                                    [](const py::object& names) { return names_from(names, "required_pass"); }))
+      .def_property("disabled_pass", context_setting(&passline::PassContext::disabled),
+                    context_setting<const py::object&>(&passline::PassContext::disabled,
+                                    [](const py::object& names) { return names_from(names, "disabled_pass"); }))
       .def("config", [](const passline::PassContext& self) {
         const passline::PassContext& ctx = resolve(self);
         py::dict values;
