@@ -125,6 +125,8 @@ def main():
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("paths", nargs="+")
     args = parser.parse_args()
+    # lit maps configurations by their real paths: MLIR's tests may stand behind a link.
+    args.tests = os.path.realpath(args.tests)
     if not os.path.exists(os.path.join(args.tests, "lit.cfg.py")):
         print(f"MLIR's tests are not in {args.tests}: ./dev setup --peers fetches them")
         return 1
