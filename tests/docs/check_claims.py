@@ -218,7 +218,7 @@ def check_names(doc, words, modules, python):
             missing = [part for part in name.split("::")[1:] if part not in words]
             claim("name", not missing, doc.where(number), f"`{name}`: the sources declare no {', '.join(missing)}")
         match = re.fullmatch(r"(passline(?:\.[A-Za-z_][A-Za-z0-9_]*)+)(\(.*\))?", span)
-        if match and not span.endswith(SOURCE_EXTENSIONS) and not span.endswith(".cpp"):
+        if match and not span.endswith(SOURCE_EXTENSIONS):
             dotted = match.group(1)
             ok = dotted in modules or (python and python_has(dotted))
             claim("name", ok, doc.where(number), f"`{dotted}` is no C++ module and no Python name")
