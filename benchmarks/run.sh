@@ -57,6 +57,20 @@ command_line "$(rel "$build")/benchmarks/dispatch --benchmark_min_time=0.5 --ben
   >"$work/dispatch.json" 2>/dev/null
 "$here/gbench_table.py" "$work/dispatch.json" ns_per_pass LLVMNewPM >>"$page"
 
+say "plugins"
+section "Plugins: a plugin's pass against a built-in one, and loading a plugin" \
+"[plugin/plugin_dispatch.cpp](../benchmarks/plugin/plugin_dispatch.cpp): 50 no-op passes registered by the
+program (\`Dispatch_BuiltIn\`) and the same 50 loaded from a plugin (\`Dispatch_Plugin\`,
+[plugin/noop_plugin.cpp](../benchmarks/plugin/noop_plugin.cpp)), each run as one pipeline read from text:
+\`ns_per_pass\`, per pass, with the ratio to the built-in row. \`Load_Plugin100Passes\`: loading the plugin,
+whose 100 passes register, into a new registry and letting it go (\`ms_per_load\`). Medians of 3."
+command_line "$(rel "$build")/benchmarks/plugin_dispatch --benchmark_min_time=0.5 --benchmark_repetitions=3 --benchmark_format=json"
+"$build/benchmarks/plugin_dispatch" --benchmark_min_time=0.5 --benchmark_repetitions=3 --benchmark_format=json \
+  >"$work/plugin.json" 2>/dev/null
+"$here/gbench_table.py" "$work/plugin.json" ns_per_pass BuiltIn >>"$page"
+echo >>"$page"
+"$here/gbench_table.py" "$work/plugin.json" ms_per_load >>"$page"
+
 say "required passes"
 section "Required passes on a value-type IR" \
 "[requirements.cpp](../benchmarks/requirements.cpp): a pipeline whose passes share one requirement, as a

@@ -49,4 +49,5 @@ write_basic_package_version_file(
 install(FILES
   ${PROJECT_BINARY_DIR}/passlineConfig.cmake
   ${PROJECT_BINARY_DIR}/passlineConfigVersion.cmake
+  ${PROJECT_SOURCE_DIR}/cmake/PasslinePlugin.cmake
   DESTINATION ${PASSLINE_CMAKE_DIR})

@@ -27,3 +27,28 @@ if(EXPECT_MLIR)
   step(${WORK_DIR}/build/mlir_consumer)
   step(${WORK_DIR}/prefix/bin/passline-mlir-opt --list-config)
 endif()
+
+# The example plugins (examples/plugin), a project of their own against the
+# installed package, loaded into the installed drivers.
+function(step_expecting pattern)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE result OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  if(NOT result EQUAL 0 OR NOT out MATCHES "${pattern}")
+    message(FATAL_ERROR "failed, or its output does not match '${pattern}': ${ARGN}\n${out}")
+  endif()
+  message(STATUS "${out}")
+endfunction()
+step(${CMAKE_COMMAND} -S ${PLUGIN_DIR} -B ${WORK_DIR}/plugin -G Ninja
+  -DCMAKE_BUILD_TYPE=Release
+  -DCMAKE_CXX_COMPILER=${CXX}
+  -DCMAKE_CXX_COMPILER_CLANG_SCAN_DEPS=${SCAN_DEPS}
+  "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}"
+  -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix)
+step(${CMAKE_COMMAND} --build ${WORK_DIR}/plugin)
+step_expecting("CountFunctions +- functions"
+  ${WORK_DIR}/prefix/bin/passline-opt ${PLUGIN_DIR}/../ir/arith.ir --load-pass-plugin=${WORK_DIR}/plugin/example_plugin.so
+  --passes=plugin-cleanup --stats)
+if(EXPECT_MLIR)
+  step_expecting("count-ops +- operations"
+    ${WORK_DIR}/prefix/bin/passline-mlir-opt ${CONSUMER_DIR}/../../mlir/corpus/func_arith.mlir
+    --load-pass-plugin=${WORK_DIR}/plugin/mlir_plugin.so --passes=count-and-clean -mlir-pass-statistics)
+endif()

@@ -22,6 +22,7 @@ module;
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <functional>
 #include <initializer_list>
@@ -52,6 +53,7 @@ module;
 #include <fmt/ranges.h>
 #include <boost/core/type_name.hpp>
 #include <range/v3/algorithm/find_if.hpp>
+#include <range/v3/algorithm/sort.hpp>
 #include <range/v3/algorithm/any_of.hpp>
 #include <range/v3/algorithm/find.hpp>
 export module passline;
@@ -95,3 +97,4 @@ import passline.support;
 // text
 #include "text/registry.inc"
 #include "text/pipeline_text.inc"
+#include "text/plugin.inc"

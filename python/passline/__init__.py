@@ -10,15 +10,17 @@
         mod = passline.Sequential([passline.create("InferType"), tag])(mod)
 """
 from ._core import (ConfigError, FileError, IRError, IRModule, Pass, PassContext, PassError,
-                    PassInfo, PipelineError, PipelineSyntaxError, RegistryError, RequirementError,
-                    VerificationError, parse_pipeline, registered_passes, structural_equal)
+                    PassInfo, PipelineError, PipelineSyntaxError, PluginError, RegistryError,
+                    RequirementError, VerificationError, load_plugin, parse_pipeline, registered_passes,
+                    structural_equal)
 from . import _core
 from . import instrument, ir
 from .instrument import pass_instrument
 
 __all__ = ["ConfigError", "FileError", "IRError", "IRModule", "Pass", "PassContext", "PassError",
-           "PassInfo", "PipelineError", "PipelineSyntaxError", "RegistryError", "RequirementError",
-           "VerificationError", "Sequential", "create", "function_pass", "instrument", "ir", "module_pass",
+           "PassInfo", "PipelineError", "PipelineSyntaxError", "PluginError", "RegistryError",
+           "RequirementError", "VerificationError", "Sequential", "create", "function_pass", "instrument", "ir",
+           "load_plugin", "module_pass",
            "parse_pipeline", "pass_instrument", "register_pass", "registered_passes",
            "structural_equal"]
 

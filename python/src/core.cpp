@@ -455,6 +455,7 @@ PYBIND11_MODULE(_core, m) {
   static py::exception<passline::ConfigError> config_error(m, "ConfigError", error.ptr());
   static py::exception<passline::RegistryError> registry_error(m, "RegistryError", error.ptr());
   static py::exception<passline::RequirementError> requirement_error(m, "RequirementError", error.ptr());
+  static py::exception<passline::PluginError> plugin_error(m, "PluginError", registry_error.ptr());
   static py::exception<passline::support::FileError> file_error(m, "FileError", error.ptr());
   py::register_exception_translator([](std::exception_ptr p) {
     // Raises an instance of `type` made from `message`, with `attributes` set.
@@ -493,6 +494,8 @@ PYBIND11_MODULE(_core, m) {
             py::dict(py::arg("column") = e.column(), py::arg("caret") = e.caret()));
     } catch (const passline::ConfigError& e) {
       raise(config_error, e.what(), py::dict());
+    } catch (const passline::PluginError& e) {
+      raise(plugin_error, e.what(), py::dict());
     } catch (const passline::RegistryError& e) {
       raise(registry_error, e.what(), py::dict());
     } catch (const passline::RequirementError& e) {
@@ -710,6 +713,17 @@ PYBIND11_MODULE(_core, m) {
   m.def("register_pass", [](const Pass& pass) {
     passline::pipelines::registry().add(pass.info().name, pass);
   });
+  m.def("load_plugin", [](const std::string& path) {
+    // A plugin calls passline's code here, in this module: its symbols are
+    // made visible to the libraries loaded after it, once.
+    static const bool shared = (passline::support::share_symbols_of(reinterpret_cast<const void*>(&leave)), true);
+    (void)shared;
+    const passline::Plugin plugin = passline::load_plugin(path, passline::pipelines::registry());
+    return plugin.passes;
+  }, py::arg("path"),
+        "Loads the passes of the plugin at `path` (docs/plugins.md) into the registry that create, parse_pipeline "
+        "and register_pass use, and returns the names it registered. Raises PluginError, naming the plugin and why, "
+        "and registers nothing, if it cannot.");
   m.def("registered_passes", [] {
     std::vector<std::string> names;
     for (std::string_view name : passline::pipelines::registry().names()) names.emplace_back(name);

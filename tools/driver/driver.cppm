@@ -20,6 +20,7 @@ module;
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <filesystem>
 #include <functional>
 #include <iterator>
 #include <memory>
@@ -81,7 +82,10 @@ struct ContextFlags {
   std::vector<std::string> required;
   std::vector<std::string> config;
   std::optional<std::string> threads;
-  bool given() const { return opt_level || !disabled.empty() || !required.empty() || !config.empty() || threads; }
+  std::vector<std::string> plugins;  // --load-pass-plugin, in order
+  bool given() const {
+    return opt_level || !disabled.empty() || !required.empty() || !config.empty() || threads || !plugins.empty();
+  }
 };
 
 /// The highest opt level, at which every pass runs.
@@ -131,6 +135,12 @@ void add_context_flags(CLI::App& app, ContextFlags& flags, std::string_view opt_
                              "number; the same as --config threads=N",
                              threads_use, max_threads))
       ->option_text("N");
+  app.add_option("--load-pass-plugin", flags.plugins,
+                 "load the passes of a plugin (a shared library built with passline_add_plugin, see "
+                 "docs/plugins.md) before the pipeline is read; may be given more than once, e.g. "
+                 "--load-pass-plugin=./my_passes.so")
+      ->option_text("PATH")
+      ->allow_extra_args(false);
 }
 
 /// Which passes run: the opt level (`level` when --opt-level is not
@@ -159,7 +169,12 @@ void set_config(PassContext& ctx, const ContextFlags& flags) {
 
 /// The flags of a run that a reproducer must repeat besides the pass.
 std::string reproducer_settings(const ContextFlags& flags, int opt_level) {
-  std::string settings = fmt::format("--opt-level={}", opt_level);
+  std::string settings;
+  // Each plugin by its absolute path, so that the replay finds it from anywhere.
+  for (const std::string& plugin : flags.plugins) {
+    settings += "--load-pass-plugin " + support::shell_word(std::filesystem::absolute(plugin).lexically_normal().string()) + " ";
+  }
+  settings += fmt::format("--opt-level={}", opt_level);
   for (const std::string& setting : flags.config) settings += " --config " + support::shell_word(setting);
   return settings;
 }
@@ -225,9 +240,9 @@ std::string list_passes(const Registry<IR>& registry) {
   };
   std::string out;
   for (const PassListing& pass : registry.list()) {
-    fmt::format_to(std::back_inserter(out), "{:<16} {} level {}{}  {}\n", pass.name, pass.pipeline ? "pipeline" : "pass    ",
+    fmt::format_to(std::back_inserter(out), "{:<16} {} level {}{}  {}{}\n", pass.name, pass.pipeline ? "pipeline" : "pass    ",
                    pass.opt_level, pass.required.empty() ? "" : fmt::format("  requires {}", fmt::join(pass.required, ", ")),
-                   pass.summary);
+                   pass.summary, pass.plugin.empty() ? "" : fmt::format(" (plugin {})", pass.plugin));
     for (const OptionSpec& option : pass.options) {
       fmt::format_to(std::back_inserter(out), "    {}: {} = {}  {}\n", option.name, value_type_name(option.default_value),
                      empty_string(option.default_value) ? "\"\"" : format_value(option.default_value),
@@ -602,7 +617,10 @@ struct Session {
 /// reading and writing. Each is called once, in the order below.
 template <class IR>
 struct DriverSteps {
-  const Registry<IR>& registry;
+  Registry<IR>& registry;
+  /// Loads `path` if it is a plugin of the IR's own kind (MLIR's), saying
+  /// whether it was; passline's plugins are loaded into `registry`.
+  std::function<bool(const std::string& path)> load_foreign_plugin = {};
   /// After --list-passes has listed the registry: what else it lists.
   std::function<void()> list_more = {};
   /// Before the pipeline is made: an exit code to stop with (a flag that
@@ -633,6 +651,13 @@ struct DriverSteps {
 /// driver's processing, and the timing and statistics reports at the end.
 template <class IR>
 int drive(const RunFlags& flags, std::string_view tool, const DriverSteps<IR>& steps) {
+  // Before anything reads the registry: their passes list, parse and run as the program's own.
+  std::vector<std::shared_ptr<Instrument>> plugin_instruments;
+  for (const std::string& path : flags.context.plugins) {
+    if (steps.load_foreign_plugin && steps.load_foreign_plugin(path)) continue;
+    Plugin plugin = load_plugin(path, steps.registry);
+    for (auto& instrument : plugin.instruments) plugin_instruments.push_back(std::move(instrument));
+  }
   if (flags.list_passes) {
     print_out(list_passes(steps.registry));
     if (steps.list_more) steps.list_more();
@@ -653,6 +678,7 @@ int drive(const RunFlags& flags, std::string_view tool, const DriverSteps<IR>& s
   print_diagnostics(ctx, std::string(tool));
   std::shared_ptr<PassTimings> timings;
   ctx.instruments = steps.instruments(timings);
+  for (const auto& instrument : plugin_instruments) ctx.instruments.push_back(instrument);
   std::optional<support::OutputFile> output;
   if (flags.output != "-" || steps.output_file_for_stdout) output.emplace(flags.output);
   const RunInstruments run_instruments = add_run_instruments(ctx, flags.instruments, flags.context, std::string(tool));

@@ -21,6 +21,7 @@
 #include <string_view>
 #include <vector>
 
+#include <dlfcn.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -35,6 +36,7 @@
 #include <mlir/IR/Diagnostics.h>
 #include <mlir/IR/MLIRContext.h>
 #include <mlir/Parser/Parser.h>
+#include <mlir/Tools/Plugins/PassPlugin.h>
 #include <mlir/Pass/PassManager.h>
 #include <mlir/Support/ToolUtilities.h>
 #include <mlir/Tools/ParseUtilities.h>
@@ -346,12 +348,32 @@ class Run {
   passline::mlir::ThreadPool& threads_;
 };
 
+/// Loads `path` as mlir-opt's -load-pass-plugin does if it is one of MLIR's
+/// pass plugins (it defines mlirGetPassPluginInfo): its passes join MLIR's
+/// registry, where passline's pipelines find them too. Anything else is
+/// left to passline's loader, which says why it cannot be loaded.
+bool load_mlir_pass_plugin(const std::string& path) {
+  void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) return false;
+  const bool mlir_plugin = ::dlsym(handle, "mlirGetPassPluginInfo") != nullptr;
+  ::dlclose(handle);
+  if (!mlir_plugin) return false;
+  llvm::Expected<mlir::PassPlugin> plugin = mlir::PassPlugin::load(path);
+  if (!plugin) {
+    throw passline::driver::Failure{
+        fmt::format("cannot load MLIR's pass plugin '{}': {}", path, llvm::toString(plugin.takeError()))};
+  }
+  plugin->registerPassRegistryCallbacks();
+  return true;
+}
+
 int run(Options& options, mlir::DialectRegistry& dialects) {
   std::optional<mlir::MlirOptMainConfig> config;
   mlir::MLIRContext* pipeline_context = nullptr;
   passline_mlir_opt::InstrumentRequests asked;
   passline::driver::DriverSteps<passline::mlir::Module> steps{.registry = passline::mlir::registry()};
   steps.list_more = [] { passline::mlir::print_registered_passes(); };
+  steps.load_foreign_plugin = load_mlir_pass_plugin;
   steps.check_flags = [&]() -> std::optional<int> {
     config.emplace(mlir::MlirOptMainConfig::createFromCLOptions());
     if (config->shouldShowDialects()) {

@@ -19,6 +19,7 @@ module;
 #include <cstddef>
 #include <exception>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -74,6 +75,39 @@ std::string shell_word(std::string_view word);
 /// `$`, `` ` `` or glob character outside quotes, a `~` that begins a word,
 /// or an operator is a ShellWordsError, as is a quote left open.
 std::vector<std::string> shell_words(std::string_view line);
+
+// -- Shared libraries (library.cpp) -------------------------------------------
+
+/// A shared library, loaded with all its symbols bound (RTLD_NOW), kept to
+/// itself (RTLD_LOCAL): its undefined symbols are found in the program, the
+/// libraries loaded before it and its own dependencies. Closed when the last
+/// owner lets it go.
+class SharedLibrary {
+ public:
+  /// Loads `path`. Throws std::runtime_error saying why it cannot, in one
+  /// line without the path: no such file, not a shared library, a symbol
+  /// it needs that nothing defines (named as C++ spells it).
+  static std::shared_ptr<const SharedLibrary> open(const std::string& path);
+  SharedLibrary(const SharedLibrary&) = delete;
+  SharedLibrary& operator=(const SharedLibrary&) = delete;
+  ~SharedLibrary();
+
+  /// The address of the symbol `name` it defines, or null.
+  void* symbol(const char* name) const;
+
+ private:
+  explicit SharedLibrary(void* handle) : handle_(handle) {}
+  void* handle_;
+};
+
+/// Makes the symbols of the shared library that holds `address` visible to
+/// the libraries loaded after it (RTLD_GLOBAL), as a program's own are with
+/// `-rdynamic`: what an extension module that loads plugins does first.
+/// Throws std::runtime_error if it cannot.
+void share_symbols_of(const void* address);
+
+/// `name` as C++ spells it, if it is a mangled name; else `name`.
+std::string demangled(const char* name);
 
 // -- Diffs (diff.cpp) ---------------------------------------------------------
 
