@@ -16,7 +16,10 @@ run() { "$@" >"$work/out" 2>"$work/err"; echo $? >"$work/code"; }
 expect() {  # CODE STDOUT_REGEX STDERR_REGEX NAME
   local code
   code="$(cat "$work/code")"
-XX
+  [[ "$code" == "$1" ]] || { fail "$4: exit code $code, expected $1"; cat "$work/err"; return; }
+  perl -0777 -e 'exit(<STDIN> =~ /\A(?:$ARGV[0])\z/s ? 0 : 1)' -- "$2" <"$work/out" || { fail "$4: stdout"; cat "$work/out"; return; }
+  perl -0777 -e 'exit(<STDIN> =~ /\A(?:$ARGV[0])\z/s ? 0 : 1)' -- "$3" <"$work/err" || { fail "$4: stderr"; cat "$work/err"; return; }
+  echo "ok: $4"
 }
 
 cat >"$work/two.ir" <<'IR'
@@ -37,6 +40,13 @@ run "$opt" "$work/two.ir" --load-pass-plugin "$plugin" --passes=ExportAll --disa
 expect 0 'def @f.*' "passline-opt: note: pass 'ExportAll' does not run: --disable-pass names it\n" \
   "a plugin pass is gated"
 
+# Instruments watch them, and opt-bisect counts them, as built-in passes.
+run "$opt" "$work/two.ir" --load-pass-plugin "$plugin" --passes=ExportAll,CountFunctions --print-after=ExportAll \
+  --opt-bisect-limit=1
+expect 0 '#\[export\]\ndef @f.*' \
+  'BISECT: running pass \(1\) ExportAll\n// \*\*\* IR Dump After ExportAll \*\*\*\n#\[export\]\ndef @f.*BISECT: NOT running pass \(2\) CountFunctions\n' \
+  "instruments and opt-bisect see plugin passes"
+
 run "$opt" "$work/two.ir" --load-pass-plugin "$plugin" --passes=ExportAll --load-pass-plugin "$twin"
 expect 1 '' "passline-opt: error: cannot load plugin '[^']*test_plugin_twin\.so': it registers pass 'ExportAll', which plugin '[^']*example_plugin\.so' registered\n" \
   "two plugins with one name"
@@ -49,7 +59,7 @@ expect 1 '' "passline-opt: error: cannot load plugin '[^']*two\.ir': not a share
 run "$opt" "$work/two.ir" --load-pass-plugin "$plugin" --passes='CountFunctions{at-most=1}' --reproducer "$work/crash.ir"
 expect 1 '' "passline-opt: error: pass 'CountFunctions' failed: the module has 2 functions, more than 1\n" \
   "a plugin's pass fails"
-head -1 "$work/crash.ir" | grep -q -- "--load-pass-plugin $plugin " || fail "the reproducer does not load the plugin: $(head -1 "$work/crash.ir")"
+head -1 "$work/crash.ir" | grep -q -F -- "--load-pass-plugin $(realpath "$plugin") " || fail "the reproducer does not load the plugin: $(head -1 "$work/crash.ir")"
 (cd "$work" && run "$opt" --run-reproducer crash.ir)
 expect 1 '' "passline-opt: error: pass 'CountFunctions' failed: the module has 2 functions, more than 1\n" \
   "the reproducer replays with its plugin"
