@@ -75,6 +75,10 @@ void add_pipeline_flags(CLI::App& app, Options& options) {
   passline::driver::add_context_flags(app, options.context, "3: every pass named runs",
                                       "function passes (passes nested on func.func) and MLIR's own parallel work",
                                       "cse,canonicalize");
+  app.get_option("--load-pass-plugin")
+      ->description("load the passes of a plugin before the pipeline is read: passline's (a shared library built "
+                    "with passline_add_plugin, see docs/plugins.md) or MLIR's (mlir-opt's -load-pass-plugin); may be "
+                    "given more than once, e.g. --load-pass-plugin=./my_passes.so");
 }
 
 /// The instruments the flags ask for (passline::driver::instruments), with

@@ -119,6 +119,9 @@ void declare_mlir_flags(mlir::DialectRegistry& dialects) {
   mlir::registerAsmPrinterCLOptions();
   mlir::registerMLIRContextCLOptions();
   mlir::tracing::DebugCounter::registerCLOptions();
+  // passline's --load-pass-plugin loads MLIR's pass plugins too; MLIR's flag
+  // of that name is never reached, and not shown.
+  if (cl::Option* plugin = cl::getRegisteredOptions().lookup("load-pass-plugin")) plugin->setHiddenFlag(cl::ReallyHidden);
   static InstrumentFlags flags;
   instrument_flags = &flags;
 }
