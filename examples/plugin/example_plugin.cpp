@@ -5,9 +5,10 @@
 //   passline-opt in.ir --load-pass-plugin=./example_plugin.so --passes='ExportAll,CountFunctions'
 //   python3 -c 'import passline; passline.load_plugin("./example_plugin.so")'
 //
-// Its passes are ordinary passes: types with a PassInfo, one with an option,
-// and a static pipeline of the program's passes and its own, checked by the
-// compiler, registered as one pass.
+// Its passes are ordinary passes: types with a PassInfo, one with an option
+// that reads an analysis of the plugin's own, and a static pipeline of the
+// program's passes and its own, checked by the compiler, registered as one
+// pass.
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -35,6 +36,13 @@ struct ExportAll {
   }
 };
 
+/// How many functions a module has: an analysis of the plugin's own, which
+/// the pass manager computes once and keeps while passes preserve it.
+struct FunctionCount {
+  static constexpr passline::AnalysisInfo info{.name = "FunctionCount", .summary = "how many functions the module has"};
+  std::int64_t operator()(const Module& module) const { return static_cast<std::int64_t>(module.functions.size()); }
+};
+
 /// Counts the functions of a typed module; with `at-most`, more is an error.
 struct CountFunctions {
   static constexpr passline::PassInfo info{
@@ -49,7 +57,7 @@ struct CountFunctions {
       passline::option<&CountFunctions::at_most>("at-most", "the most functions the module may have; 0: any"));
 
   Module operator()(Module module, passline::PassContext& ctx) const {
-    const auto count = static_cast<std::int64_t>(module.functions.size());
+    const std::int64_t count = ctx.analyses<Module>().get<FunctionCount>(module);
     ctx.statistics->add(info.name, "functions", count);
     if (at_most > 0 && count > at_most) {
       throw std::runtime_error(fmt::format("the module has {} functions, more than {}", count, at_most));

@@ -6,11 +6,13 @@
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 import passline;
 import passline.ir;
@@ -188,6 +190,26 @@ TEST(Plugin, ItsInstrumentsAreHanded) {
   testing::internal::CaptureStderr();
   passline::parse_pipeline("InferType", *registry)(parse(two_functions), ctx);
   EXPECT_EQ(testing::internal::GetCapturedStderr(), "plugin instrument: after InferType\n");
+}
+
+/// The analyses computed, by name.
+struct AnalysesSeen final : passline::Instrument {
+  std::vector<std::string> names;
+  void after_analysis(const passline::AnalysisInfo& analysis, std::string_view) override {
+    names.emplace_back(analysis.name);
+  }
+};
+
+TEST(Plugin, ItsAnalysisIsCachedAsTheProgramsAre) {
+  auto registry = program_registry();
+  passline::load_plugin(example, *registry);
+  passline::PassContext ctx;
+  auto seen = std::make_shared<AnalysesSeen>();
+  ctx.instruments.push_back(seen);
+  // CountFunctions preserves everything: the second one finds the plugin's analysis cached.
+  passline::parse_pipeline("CountFunctions,CountFunctions", *registry)(parse(two_functions), ctx);
+  EXPECT_EQ(std::count(seen->names.begin(), seen->names.end(), "FunctionCount"), 1);
+  EXPECT_EQ(ctx.statistics->counters()[0].value, 4);  // 2 functions, counted twice
 }
 
 /// Whether the library at `path` is loaded in this process.
