@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Plugins in the drivers, as a user loads them:
-#   cli.sh PASSLINE_OPT EXAMPLE_PLUGIN TWIN_PLUGIN EXAMPLES_DIR [PASSLINE_MLIR_OPT MLIR_PLUGIN MLIR_PASS_PLUGIN CORPUS]
+#   cli.sh PASSLINE_OPT EXAMPLE_PLUGIN TWIN_PLUGIN EXAMPLES_DIR
+# (TWIN_PLUGIN's directory holds the other test plugins) [PASSLINE_MLIR_OPT MLIR_PLUGIN MLIR_PASS_PLUGIN CORPUS]
 # The example plugin's passes run, list and gate as built-in ones; a plugin
 # that cannot be loaded is one line and exit code 1 with nothing on stdout;
 # a reproducer of a plugin's failing pass names the plugin and replays with
@@ -46,6 +47,10 @@ run "$opt" "$work/two.ir" --load-pass-plugin "$plugin" --passes=ExportAll,CountF
 expect 0 '#\[export\]\ndef @f.*' \
   'BISECT: running pass \(1\) ExportAll\n// \*\*\* IR Dump After ExportAll \*\*\*\n#\[export\]\ndef @f.*BISECT: NOT running pass \(2\) CountFunctions\n' \
   "instruments and opt-bisect see plugin passes"
+
+# A plugin's instrument watches every run of the driver that loads it.
+run "$opt" "$work/two.ir" --load-pass-plugin "$(dirname "$twin")/test_plugin_instrument.so" --passes=InferType
+expect 0 'def @f.*' 'plugin instrument: after InferType\n' "a plugin's instrument"
 
 run "$opt" "$work/two.ir" --load-pass-plugin "$plugin" --passes=ExportAll --load-pass-plugin "$twin"
 expect 1 '' "passline-opt: error: cannot load plugin '[^']*test_plugin_twin\.so': it registers pass 'ExportAll', which plugin '[^']*example_plugin\.so' registered\n" \
