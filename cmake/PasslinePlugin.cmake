@@ -1,18 +1,6 @@
-# passline_add_plugin(NAME SOURCES source... IR target)
-#
-# A passline plugin: a shared library NAME.so of passes, loaded at run time
-# by passline-opt, passline-mlir-opt (--load-pass-plugin), Python
-# (passline.load_plugin) or passline::load_plugin. IR is the library whose
-# IR its passes are for, and whose modules it imports: passline::pipelines
-# (or passline::ir_passes, passline::ir) for the reference IR, passline::mlir
-# for MLIR, or a target of your own IR's.
-#
-# The plugin is compiled against those libraries' interfaces but does not
-# link them: it calls passline's code, and the IR's, in the program that
-# loads it, which exports them (as LLVM's opt does for its plugins), so that
-# a process has one passline, with one process-wide registry and one table
-# of config keys. Build it with the compiler, standard library and passline
-# the program was built with: the program checks all three when it loads it.
+# Plugins (docs/plugins.md): passline_add_plugin builds one, passline_export_for_plugins
+# makes a program or an extension module a host for them.
+
 # `target` and the libraries it links, transitively, into `out`: a target
 # that imports a module must link the module's library itself (CMake finds
 # the modules of imported targets through direct links only).
@@ -30,6 +18,21 @@ function(_passline_link_closure target out)
   set(${out} ${found} PARENT_SCOPE)
 endfunction()
 
+# passline_add_plugin(NAME SOURCES source... IR target)
+#
+# A passline plugin: a shared library NAME.so of passes, loaded at run time
+# by passline-opt, passline-mlir-opt (--load-pass-plugin), Python
+# (passline.load_plugin) or passline::load_plugin. IR is the library whose
+# IR its passes are for, and whose modules it imports: passline::pipelines
+# (or passline::ir_passes, passline::ir) for the reference IR, passline::mlir
+# for MLIR, or a target of your own IR's.
+#
+# The plugin is compiled against those libraries' interfaces but does not
+# link them: it calls passline's code, and the IR's, in the program that
+# loads it, which exports them (as LLVM's opt does for its plugins), so that
+# a process has one passline, with one process-wide registry and one table
+# of config keys. Build it with the compiler, standard library and passline
+# the program was built with: the program checks all three when it loads it.
 function(passline_add_plugin name)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "IR" "SOURCES")
   if(NOT arg_SOURCES OR NOT arg_IR)

@@ -15,6 +15,14 @@ namespace passline::support {
 
 namespace {
 
+/// `name` as C++ spells it, if it is a mangled name the standard library's
+/// demangler reads; else `name`.
+std::string demangled(const char* name) {
+  int status = 0;
+  std::unique_ptr<char, decltype(&std::free)> text(abi::__cxa_demangle(name, nullptr, nullptr, &status), &std::free);
+  return status == 0 && text ? std::string(text.get()) : std::string(name);
+}
+
 /// dlerror's text without the path it begins with, and with a symbol it
 /// names demangled.
 std::string reason(const std::string& path, std::string text) {
@@ -60,12 +68,6 @@ void share_symbols_of(const void* address) {
     const char* error = ::dlerror();
     throw std::runtime_error(std::string("cannot share passline's symbols: ") + (error != nullptr ? error : "?"));
   }
-}
-
-std::string demangled(const char* name) {
-  int status = 0;
-  std::unique_ptr<char, decltype(&std::free)> text(abi::__cxa_demangle(name, nullptr, nullptr, &status), &std::free);
-  return status == 0 && text ? std::string(text.get()) : std::string(name);
 }
 
 }  // namespace passline::support

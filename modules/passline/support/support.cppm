@@ -106,9 +106,6 @@ class SharedLibrary {
 /// Throws std::runtime_error if it cannot.
 void share_symbols_of(const void* address);
 
-/// `name` as C++ spells it, if it is a mangled name; else `name`.
-std::string demangled(const char* name);
-
 // -- Diffs (diff.cpp) ---------------------------------------------------------
 
 /// The unified diff from `before` to `after`, as `diff -u` writes it: a
