@@ -48,13 +48,19 @@ namespace passline::mlir {
 
 namespace {
 class InFunctionOrder;
+/// Serial numbers of MlirInstrumentation, from 1 (0 is none).
+std::atomic<std::uint64_t> next_instrumentation_serial{1};
 }  // namespace
 
 struct Module::Kept {
   std::mutex functions_mutex;
   std::mutex managers_mutex;
-  /// Pass managers not in use, by the serial number of the runner that made them.
-  std::map<std::uint64_t, std::vector<std::unique_ptr<::mlir::PassManager>>> idle_managers;
+  /// Pass managers not in use, by the serial numbers of the runner that made
+  /// them and of the MlirInstrumentation that set them up (0: none).
+  std::map<std::pair<std::uint64_t, std::uint64_t>, std::vector<std::unique_ptr<::mlir::PassManager>>> idle_managers;
+  /// The MlirInstrumentation of the run of each runner on the module now
+  /// (`Instrumented`), by runner.
+  std::map<std::uint64_t, const MlirInstrumentation*> instrumented;
   /// The function passes running on the module that keep their functions'
   /// diagnostics in order, by runner (`InFunctionOrder`).
   std::map<std::uint64_t, InFunctionOrder*> in_order;
@@ -291,10 +297,15 @@ class MlirPassRunner {
   /// another function while it waits inside a pass leases another.
   class Lease {
    public:
-    Lease(const MlirPassRunner& runner, const Module& module) : runner_(runner), kept_(kept(module)) {
+    Lease(const MlirPassRunner& runner, const Module& module) : kept_(kept(module)) {
+      const MlirInstrumentation* instrumentation = nullptr;
       {
         const std::lock_guard lock(kept_.managers_mutex);
-        std::vector<std::unique_ptr<::mlir::PassManager>>& idle = kept_.idle_managers[runner.serial_];
+        if (const auto found = kept_.instrumented.find(runner.serial_); found != kept_.instrumented.end()) {
+          instrumentation = found->second;
+        }
+        key_ = {runner.serial_, instrumentation != nullptr ? instrumentation->serial() : 0};
+        std::vector<std::unique_ptr<::mlir::PassManager>>& idle = kept_.idle_managers[key_];
         if (!idle.empty()) {
           manager_ = std::move(idle.back());
           idle.pop_back();
@@ -304,18 +315,19 @@ class MlirPassRunner {
       manager_ = std::make_unique<::mlir::PassManager>(module.op().getContext(), runner.prototype_.getOpAnchorName(),
                                                        ::mlir::OpPassManager::Nesting::Implicit);
       static_cast<::mlir::OpPassManager&>(*manager_) = runner.prototype_;
+      if (instrumentation != nullptr) instrumentation->setup(*manager_);
     }
     Lease(const Lease&) = delete;
     Lease& operator=(const Lease&) = delete;
     ~Lease() {
       const std::lock_guard lock(kept_.managers_mutex);
-      kept_.idle_managers[runner_.serial_].push_back(std::move(manager_));
+      kept_.idle_managers[key_].push_back(std::move(manager_));
     }
     ::mlir::PassManager* operator->() const { return manager_.get(); }
 
    private:
-    const MlirPassRunner& runner_;
     Module::Kept& kept_;
+    std::pair<std::uint64_t, std::uint64_t> key_;
     std::unique_ptr<::mlir::PassManager> manager_;
   };
 
@@ -378,6 +390,42 @@ class InFunctionOrder {
   std::unordered_map<const ::mlir::Operation*, std::size_t> order_;
 };
 
+/// While it lives, the pass managers that `runner` runs with on `module`
+/// are set up by the MlirInstrumentation among `ctx`'s instruments, if there
+/// is one (the calls on functions get a context without instruments).
+class Instrumented {
+ public:
+  Instrumented(const Module& module, const MlirPassRunner& runner, const PassContext& ctx) {
+    const MlirInstrumentation* instrumentation = nullptr;
+    for (const std::shared_ptr<Instrument>& instrument : ctx.instruments) {
+      instrumentation = dynamic_cast<const MlirInstrumentation*>(instrument.get());
+      if (instrumentation != nullptr) break;
+    }
+    if (instrumentation == nullptr || !module) return;
+    kept_ = &kept(module);
+    serial_ = runner.serial();
+    const std::lock_guard lock(kept_->managers_mutex);
+    kept_->instrumented[serial_] = instrumentation;
+  }
+  Instrumented(const Instrumented&) = delete;
+  Instrumented& operator=(const Instrumented&) = delete;
+  ~Instrumented() {
+    if (kept_ == nullptr) return;
+    const std::lock_guard lock(kept_->managers_mutex);
+    kept_->instrumented.erase(serial_);
+  }
+
+ private:
+  Module::Kept* kept_ = nullptr;
+  std::uint64_t serial_ = 0;
+};
+
+/// What a function pass of MLIR's keeps while it runs on a module's functions.
+struct OnFunctionsRun {
+  std::unique_ptr<Instrumented> instrumented;
+  std::unique_ptr<InFunctionOrder> in_order;
+};
+
 /// An MLIR pass run on each function of a module (each operation `anchor`
 /// of its body; `any`: every function) as a passline function pass.
 struct OnFunctions {
@@ -385,12 +433,14 @@ struct OnFunctions {
   std::string anchor;
 
   /// Before any function: the dialects loaded, on the calling thread, so
-  /// that no run on another thread changes the context; and with
+  /// that no run on another thread changes the context; the context's
+  /// MlirInstrumentation, for the runs on functions; and with
   /// `emit_diagnostics`, what the runs emit kept in the functions' order.
-  std::unique_ptr<InFunctionOrder> prepare(const Module& module, PassContext& ctx) const {
+  OnFunctionsRun prepare(const Module& module, PassContext& ctx) const {
     runner->load_dialects(module);
-    if (!module || !ctx.config.get(emit_diagnostics)) return nullptr;
-    return std::make_unique<InFunctionOrder>(module, *runner);
+    OnFunctionsRun run{.instrumented = std::make_unique<Instrumented>(module, *runner, ctx), .in_order = nullptr};
+    if (module && ctx.config.get(emit_diagnostics)) run.in_order = std::make_unique<InFunctionOrder>(module, *runner);
+    return run;
   }
 
   ::mlir::Operation* operator()(::mlir::Operation* function, const Module& module, PassContext& ctx) const {
@@ -508,6 +558,7 @@ PassInfo described(std::string_view name) { return PassInfo{.name = name, .opt_l
 Pass<Module> module_level(std::shared_ptr<const MlirPassRunner> runner, const PassInfo& info) {
   return module_pass<Module>(info, [runner](Module module, PassContext& ctx) {
     runner->load_dialects(module);
+    const Instrumented instrumented(module, *runner, ctx);
     runner->run(module.op().getOperation(), module, ctx);
     return module;
   });
@@ -597,6 +648,9 @@ const std::vector<::mlir::Operation*>& Module::functions() const {
   }
   return functions_;
 }
+
+MlirInstrumentation::MlirInstrumentation(std::function<void(::mlir::PassManager&)> setup)
+    : setup_(std::move(setup)), serial_(next_instrumentation_serial.fetch_add(1, std::memory_order_relaxed)) {}
 
 void register_passes() { register_mlir_passes(); }
 
@@ -726,29 +780,46 @@ std::string printed(::mlir::Pass& pass) {
 }
 
 /// passline's passes for the passes of MLIR's pipeline `manager`: each a
-/// copy of MLIR's pass (a nesting adaptor with its pass managers), run on
-/// the module by a manager anchored as `manager` is, or with
-/// `nest_implicitly`, a pass anchored on another operation as a function
-/// pass on the operations of that name below the module.
+/// copy of MLIR's pass, run on the module by a manager anchored as `manager`
+/// is, or with `nest_implicitly`, a pass anchored on another operation as a
+/// function pass on the operations of that name below the module. Nesting
+/// adaptors that follow each other (`func.func(cse),builtin.module(cse)`)
+/// are one pass, as MLIR merges them into one walk over the operations they
+/// nest on.
 void add_passes(::mlir::OpPassManager& manager, bool nest_implicitly, const Dialects& dialects,
                 std::vector<Pass<Module>>& out) {
   const llvm::StringRef anchor = manager.getOpAnchorName();
-  for (::mlir::Pass& pass : manager.getPasses()) {
-    const bool nesting = is_nesting(pass);
-    const std::string name = nesting ? printed(pass) : std::string(view(pass.getArgument().empty() ? pass.getName() : pass.getArgument()));
-    const PassInfo info{.name = name,
-                        .opt_level = 0,
-                        .summary = nesting ? std::string_view("MLIR's passes nested on the operations named") : view(pass.getDescription())};
+  std::vector<::mlir::Pass*> passes;
+  for (::mlir::Pass& pass : manager.getPasses()) passes.push_back(&pass);
+  for (std::size_t i = 0; i < passes.size();) {
+    ::mlir::Pass& pass = *passes[i];
     const std::optional<llvm::StringRef> on = pass.getOpName();
     if (nest_implicitly && on && *on != "builtin.module") {
+      const std::string name(view(pass.getArgument().empty() ? pass.getName() : pass.getArgument()));
+      const PassInfo info{.name = name, .opt_level = 0, .summary = view(pass.getDescription())};
       ::mlir::OpPassManager prototype(*on);
       prototype.addPass(copy_of(pass));
       auto runner = std::make_shared<const MlirPassRunner>(name, std::move(prototype), dialects);
       out.push_back(passline::function_pass<Module>(info, OnFunctions{.runner = std::move(runner), .anchor = on->str()}));
+      ++i;
       continue;
     }
     ::mlir::OpPassManager prototype(anchor);
-    prototype.addPass(copy_of(pass));
+    std::string name;
+    if (is_nesting(pass)) {
+      for (; i < passes.size() && is_nesting(*passes[i]); ++i) {
+        name += (name.empty() ? "" : ",") + printed(*passes[i]);
+        prototype.addPass(copy_of(*passes[i]));
+      }
+    } else {
+      name = std::string(view(pass.getArgument().empty() ? pass.getName() : pass.getArgument()));
+      prototype.addPass(copy_of(pass));
+      ++i;
+    }
+    const PassInfo info{.name = name,
+                        .opt_level = 0,
+                        .summary = is_nesting(pass) ? std::string_view("MLIR's passes nested on the operations named")
+                                                    : view(pass.getDescription())};
     auto runner = std::make_shared<const MlirPassRunner>(name, std::move(prototype), dialects);
     out.push_back(module_level(std::move(runner), info));
   }

@@ -23,6 +23,7 @@ module;
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -122,6 +123,30 @@ class ThreadPool {
  private:
   class Impl;
   std::unique_ptr<Impl> impl_;
+};
+
+/// MLIR's own pass instrumentation in a passline run: among the context's
+/// instruments, it has `setup` called on every MLIR pass manager that the
+/// run's MLIR passes are run by, before the manager runs anything, to add
+/// MLIR's instrumentation there (`PassManager::enableIRPrinting`,
+/// `enableTiming`, `addInstrumentation`). MLIR's instrumentation then sees
+/// what MLIR runs, the passes MLIR nests (`func.func(cse,canonicalize)`) on
+/// each operation in MLIR's order included, and reports it in MLIR's formats:
+/// passline-mlir-opt's `-mlir-print-ir-*` and `-mlir-timing` are this. It
+/// does not see passline's own passes over the module (passline's
+/// instruments do). A manager set up for it serves its runs alone, and lives
+/// as long as the module it ran on; `setup` may be called from several
+/// threads at once.
+class MlirInstrumentation final : public Instrument {
+ public:
+  explicit MlirInstrumentation(std::function<void(::mlir::PassManager&)> setup);
+  void setup(::mlir::PassManager& manager) const { setup_(manager); }
+  /// Tells the managers set up for this instrument from those of another.
+  std::uint64_t serial() const { return serial_; }
+
+ private:
+  std::function<void(::mlir::PassManager&)> setup_;
+  std::uint64_t serial_;
 };
 
 /// Registers every pass of MLIR's with MLIR (mlir::registerAllPasses), once.

@@ -73,4 +73,53 @@ nested='builtin.module(func.func(canonicalize,cse))'
   grep -qE '<summary>[0-9]+\. builtin.module/func.func\(canonicalize\{.*\},cse\): [0-9]+ functions? changed</summary>' "$work/report.html" &&
   ok "--report writes the run's page" || fail "--report: $(head -c 300 "$work/report.html")"
 
+# mlir-opt's IR printing and timing flags: MLIR's own printer and timing on
+# every MLIR pass manager of passline's run, function passes on passline's
+# threads included, writing what mlir-opt writes.
+fpasses=(-affine-scalrep -affine-loop-normalize)  # passes anchored on func.func: function passes
+"$tool" "$corpus/func_arith.mlir" "${fpasses[@]}" >"$work/plain.mlir"
+functions="$(grep -c '^func.func @' "$corpus/func_arith.mlir")"
+for threads in 1 2; do
+  "$tool" "$corpus/func_arith.mlir" "${fpasses[@]}" --threads=$threads -mlir-print-ir-after-all \
+    -o "$work/printed.mlir" 2>"$work/err"
+  # Each function printed whole after each pass, one print at a time.
+  whole="$(awk 'after { if ($0 !~ /^func.func @/) bad = 1; after = 0 }
+                /^\/\/ -----\/\/ IR Dump After [A-Za-z]+ \((affine-scalrep|affine-loop-normalize)\) \/\/----- \/\/$/ { after = 1; headers++ }
+                /^}$/ { ends++ }
+                END { print (bad || headers != ends) ? "no" : headers }' "$work/err")"
+  cmp -s "$work/printed.mlir" "$work/plain.mlir" && [[ "$whole" == $((2 * functions)) ]] &&
+    ok "-mlir-print-ir-after-all prints each function after each pass on $threads thread(s)" ||
+    fail "-mlir-print-ir-after-all on $threads thread(s): $whole prints of $((2 * functions)): $(head -5 "$work/err")"
+done
+# One tree for the run: the counts go on from one pass manager to the next.
+"$tool" "$corpus/func_arith.mlir" -affine-scalrep -affine-scalrep --threads=2 -mlir-print-ir-after-all \
+  -mlir-print-ir-tree-dir="$work/tree" -o "$work/treed.mlir"
+module_dir="$work/tree/builtin_module_no-symbol-name"
+[[ "$(find "$work/tree" -type f | wc -l)" == $((2 * functions)) && -f "$module_dir/func_func_fold/0_0_affine-scalrep.mlir" &&
+   -f "$module_dir/func_func_fold/0_1_affine-scalrep.mlir" && -f "$module_dir/func_func_common/0_1_affine-scalrep.mlir" ]] &&
+  grep -q '^func.func @fold' "$module_dir/func_func_fold/0_1_affine-scalrep.mlir" &&
+  ok "-mlir-print-ir-tree-dir writes one tree, counting each function's passes" ||
+  fail "-mlir-print-ir-tree-dir: $(cd "$work/tree" && find . -type f | sort | head -5)"
+touch "$work/a-file"
+"$tool" "$corpus/func_arith.mlir" -affine-scalrep -mlir-print-ir-after-all -mlir-print-ir-tree-dir="$work/a-file/tree" \
+  -o "$work/untreed.mlir" 2>"$work/err"
+[[ $? == 1 && ! -e "$work/untreed.mlir" && "$(wc -l <"$work/err")" == 1 ]] &&
+  grep -q "^passline-mlir-opt: error: -mlir-print-ir-tree-dir: cannot write '$work/a-file/tree/" "$work/err" &&
+  ok "a tree that cannot be written is one error, and no output" || fail "unwritable tree: $(cat "$work/err")"
+"$tool" "$corpus/func_arith.mlir" --passes=canonicalize,cse -mlir-timing -mlir-timing-display=tree \
+  -o "$work/mlir-timed.mlir" 2>"$work/err"
+[[ "$(grep -oE '(Parser|Canonicalizer|CSE|Output|Total)$' "$work/err" | tr '\n' ' ')" == "Parser Canonicalizer CSE Output Total " ]] &&
+  grep -q 'Execution time report' "$work/err" &&
+  ok "-mlir-timing prints MLIR's report of the run" || fail "-mlir-timing: $(cat "$work/err")"
+"$tool" "$corpus/func_arith.mlir" -affine-scalrep --threads=1 -mlir-print-ir-before-all -mlir-print-ir-module-scope \
+  -o "$work/scoped.mlir" 2>"$work/err"
+[[ $? == 0 && "$(grep -c "IR Dump Before .* (affine-scalrep) ('func.func' operation: @" "$work/err")" == "$functions" &&
+   "$(grep -c '^module {' "$work/err")" == "$functions" ]] &&
+  ok "-mlir-print-ir-module-scope prints the whole module for each function" || fail "module scope: $(head -3 "$work/err")"
+"$tool" "$corpus/func_arith.mlir" -affine-scalrep --threads=2 -mlir-print-ir-before-all -mlir-print-ir-module-scope \
+  >"$work/out" 2>"$work/err"
+[[ $? == 1 && ! -s "$work/out" && "$(wc -l <"$work/err")" == 1 ]] &&
+  grep -q "without disabling multi-threading first. Give --threads=1" "$work/err" &&
+  ok "-mlir-print-ir-module-scope on two threads is one error" || fail "module scope on threads: $(cat "$work/err")"
+
 [[ $failures == 0 ]]

@@ -14,6 +14,7 @@
 
 #include <cstdio>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -38,6 +39,7 @@
 #include <mlir/Parser/Parser.h>
 #include <mlir/Tools/Plugins/PassPlugin.h>
 #include <mlir/Pass/PassManager.h>
+#include <mlir/Support/Timing.h>
 #include <mlir/Support/ToolUtilities.h>
 #include <mlir/Tools/ParseUtilities.h>
 #include <mlir/Tools/mlir-opt/MlirOptMain.h>
@@ -94,16 +96,8 @@ std::vector<std::shared_ptr<passline::Instrument>> instruments(const Options& o,
   return passline::driver::instruments(o.instruments, mlir_words, std::move(checks), timings);
 }
 
-/// mlir-opt's instrument flags, carried out by passline's instruments.
+/// mlir-opt's reproducer flag, carried out by passline's reproducer.
 void add_requests(passline::driver::InstrumentFlags& flags, const passline_mlir_opt::InstrumentRequests& asked) {
-  flags.print_before.insert(flags.print_before.end(), asked.print_before.begin(), asked.print_before.end());
-  flags.print_after.insert(flags.print_after.end(), asked.print_after.begin(), asked.print_after.end());
-  flags.print_before_all = flags.print_before_all || asked.print_before_all;
-  flags.print_after_all = flags.print_after_all || asked.print_after_all;
-  flags.print_after_failure = flags.print_after_failure || asked.print_after_failure;
-  if (asked.print_after_change && flags.print_changed.empty()) flags.print_changed = "quiet";
-  if (flags.dump_dir.empty()) flags.dump_dir = asked.tree_dir;
-  flags.time_passes = flags.time_passes || asked.timing;
   if (flags.reproducer.empty()) flags.reproducer = asked.reproducer;
 }
 
@@ -218,7 +212,8 @@ passline::Pass<passline::mlir::Module> pipeline_of(const Options& options, const
   // flags nested implicitly where they are anchored.
   mlir::PassManager checked(&context, "builtin.module", mlir::OpPassManager::Nesting::Implicit);
   if (mlir::failed(config.setupPassPipeline(checked))) throw passline::driver::Failure{errors};
-  if (checked.size() == 0) {
+  // An empty pipeline on another operation (`wrong-op()`) is refused as mlir-opt refuses it.
+  if (checked.size() == 0 && checked.getOpAnchorName() == "builtin.module") {
     const std::string text = options.passes.value_or("");
     if (passline::mlir::is_mlir_pipeline(text)) return passline::mlir::parse_mlir_pipeline(text);
     return passline::parse_pipeline(text, passline::mlir::registry());
@@ -254,10 +249,10 @@ class Run {
   Run(const Options& options, const mlir::MlirOptMainConfig& config, mlir::DialectRegistry& dialects,
       const passline::Pass<passline::mlir::Module>& pipeline, passline::PassContext& ctx,
       const passline::driver::RunInstruments& instruments, const std::shared_ptr<passline::PassTimings>& timings,
-      passline::mlir::ThreadPool& threads)
+      mlir::TimingScope* mlir_timing, passline::mlir::ThreadPool& threads)
       : options_(options), config_(config), dialects_(dialects), pipeline_(pipeline),
         dialects_needed_(passline::mlir::dependent_dialects(pipeline)), ctx_(ctx), instruments_(instruments),
-        timings_(timings), threads_(threads) {}
+        timings_(timings), mlir_timing_(mlir_timing), threads_(threads) {}
 
   /// Processes the chunk in `buffer`, writing its output to `os`.
   mlir::LogicalResult chunk(std::unique_ptr<llvm::MemoryBuffer> buffer, llvm::raw_ostream& os) {
@@ -285,6 +280,7 @@ class Run {
                               mlir::MLIRContext& context) {
     mlir::FallbackAsmResourceMap resources;
     mlir::OwningOpRef<mlir::Operation*> op = passline::driver::timed(timings_, "Parse input", [&] {
+      const mlir::TimingScope timing = mlir_scope("Parser");
       // Parsed with the context's threading off, as mlir-opt parses.
       const bool threaded = context.isMultithreadingEnabled();
       context.disableMultithreading();
@@ -323,6 +319,7 @@ class Run {
   mlir::LogicalResult print(mlir::Operation* op, llvm::raw_ostream& os, mlir::FallbackAsmResourceMap& resources,
                             mlir::MLIRContext& context) {
     return passline::driver::timed(timings_, "Print output", [&]() -> mlir::LogicalResult {
+      const mlir::TimingScope timing = mlir_scope("Output");
       if (config_.shouldEmitBytecode()) {
         mlir::BytecodeWriterConfig writing(resources);
         if (const std::optional<std::int64_t> version = config_.bytecodeVersionToEmit()) {
@@ -341,6 +338,11 @@ class Run {
     });
   }
 
+  /// A step of -mlir-timing's report, as MlirOptMain times it.
+  mlir::TimingScope mlir_scope(llvm::StringRef name) const {
+    return mlir_timing_ != nullptr ? mlir_timing_->nest(name) : mlir::TimingScope();
+  }
+
   const Options& options_;
   const mlir::MlirOptMainConfig& config_;
   mlir::DialectRegistry& dialects_;
@@ -349,6 +351,7 @@ class Run {
   passline::PassContext& ctx_;
   const passline::driver::RunInstruments& instruments_;
   const std::shared_ptr<passline::PassTimings>& timings_;
+  mlir::TimingScope* mlir_timing_;
   passline::mlir::ThreadPool& threads_;
 };
 
@@ -372,6 +375,13 @@ bool load_mlir_pass_plugin(const std::string& path) {
 }
 
 int run(Options& options, mlir::DialectRegistry& dialects) {
+  // -mlir-timing's report, MLIR's, printed when the run is over.
+  mlir::DefaultTimingManager timing_manager;
+  mlir::applyDefaultTimingManagerCLOptions(timing_manager);
+  mlir::TimingScope timing = timing_manager.getRootScope();
+  mlir::TimingScope* const mlir_timing = timing_manager.isEnabled() ? &timing : nullptr;
+  // MLIR's IR printer and timing on each MLIR pass manager of the run.
+  std::function<void(mlir::PassManager&)> mlir_instrumentation;
   std::optional<mlir::MlirOptMainConfig> config;
   mlir::MLIRContext* pipeline_context = nullptr;
   passline_mlir_opt::InstrumentRequests asked;
@@ -402,9 +412,20 @@ int run(Options& options, mlir::DialectRegistry& dialects) {
     // -verify-diagnostics); passline's print the rest.
     ctx.config.set(passline::mlir::emit_diagnostics, true);
     asked = passline_mlir_opt::instrument_requests();
+    if (asked.print_module_scope && ctx.threads() > 1) {
+      // MLIR's rule: the whole module is printed while no other thread changes it.
+      throw passline::driver::Failure{"-mlir-print-ir-module-scope: IR print for module scope can't be setup on a "
+                                      "pass-manager without disabling multi-threading first. Give --threads=1 or "
+                                      "-mlir-disable-threading."};
+    }
     add_requests(options.instruments, asked);
+    mlir_instrumentation = passline_mlir_opt::instrumentation_setup(mlir_timing);
   };
-  steps.instruments = [&](std::shared_ptr<passline::PassTimings>& timings) { return instruments(options, timings); };
+  steps.instruments = [&](std::shared_ptr<passline::PassTimings>& timings) {
+    std::vector<std::shared_ptr<passline::Instrument>> made = instruments(options, timings);
+    if (mlir_instrumentation) made.push_back(std::make_shared<passline::mlir::MlirInstrumentation>(mlir_instrumentation));
+    return made;
+  };
   steps.statistics = [&] { return asked.statistics; };
   // A file is written whole or not at all; standard output as mlir-opt writes it.
   steps.output_file_for_stdout = false;
@@ -415,7 +436,8 @@ int run(Options& options, mlir::DialectRegistry& dialects) {
     // context it serves.
     passline::mlir::ThreadPool& threads =
         left_at_exit(std::make_unique<passline::mlir::ThreadPool>(session.ctx.threads()));
-    Run run(options, *config, dialects, pipeline, session.ctx, session.instruments, session.timings, threads);
+    Run run(options, *config, dialects, pipeline, session.ctx, session.instruments, session.timings, mlir_timing,
+            threads);
     std::optional<OutputStream> file;
     if (session.output) file.emplace(*session.output);
     llvm::raw_ostream& os = file ? static_cast<llvm::raw_ostream&>(*file) : llvm::outs();
@@ -431,6 +453,9 @@ int run(Options& options, mlir::DialectRegistry& dialects) {
       check_standard_output();
     }
     if (mlir::failed(result)) return 1;
+    if (const std::optional<std::string> failure = passline_mlir_opt::instrumentation_failure()) {
+      throw passline::driver::Failure{*failure};
+    }
     if (session.output) session.output->commit();
     return 0;
   };

@@ -2,17 +2,33 @@
 // are shared between the two parsers).
 #include "mlir_flags.h"
 
+#include <fmt/format.h>
+
 #include <llvm/ADT/StringRef.h>
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/raw_ostream.h>
 #include <mlir/Debug/Counter.h>
 #include <mlir/IR/AsmState.h>
 #include <mlir/IR/MLIRContext.h>
+#include <mlir/IR/SymbolTable.h>
+#include <mlir/Pass/Pass.h>
+#include <mlir/Pass/PassManager.h>
+#include <mlir/Support/Timing.h>
 #include <mlir/Tools/mlir-opt/MlirOptMain.h>
 
+#include <algorithm>
 #include <cstddef>
+#include <exception>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
+
+import passline.support;
 
 namespace passline_mlir_opt {
 
@@ -20,40 +36,36 @@ namespace {
 
 namespace cl = llvm::cl;
 
-/// The flags of mlir-opt's pass manager that passline's instruments carry
-/// out, with mlir-opt's names. Made once, when the flags are declared.
+/// The flags of mlir-opt's pass manager, with mlir-opt's names: IR printing,
+/// carried out by MLIR's own printer on every MLIR pass manager of the run
+/// (`instrumentation_setup`), and the reproducer and statistics, carried out
+/// by passline's. Made once, when the flags are declared.
 struct InstrumentFlags {
-  cl::OptionCategory category{"IR printing, timing and reproducers (mlir-opt's flags, passline's instruments)"};
+  cl::OptionCategory category{"IR printing and reproducers (mlir-opt's flags)"};
   cl::list<std::string> print_before{"mlir-print-ir-before", cl::CommaSeparated, cl::value_desc("pass-arg"),
-                                     cl::desc("Print IR before the passes named (passline's --print-before)"),
+                                     cl::desc("Print IR before the passes named, as mlir-opt prints it"),
                                      cl::cat(category)};
   cl::list<std::string> print_after{"mlir-print-ir-after", cl::CommaSeparated, cl::value_desc("pass-arg"),
-                                    cl::desc("Print IR after the passes named (passline's --print-after)"),
+                                    cl::desc("Print IR after the passes named, as mlir-opt prints it"),
                                     cl::cat(category)};
-  cl::opt<bool> print_before_all{"mlir-print-ir-before-all",
-                                 cl::desc("Print IR before each pass (passline's --print-before-all)"), cl::cat(category)};
-  cl::opt<bool> print_after_all{"mlir-print-ir-after-all",
-                                cl::desc("Print IR after each pass (passline's --print-after-all)"), cl::cat(category)};
-  cl::opt<bool> print_after_failure{
-      "mlir-print-ir-after-failure",
-      cl::desc("Print the IR a pass failed on (passline's --print-after-failure: the pass's input, as the run leaves "
-               "it)"),
-      cl::cat(category)};
-  cl::opt<bool> print_after_change{
-      "mlir-print-ir-after-change",
-      cl::desc("Print IR after a pass only if it changed the IR (passline's --print-changed=quiet)"), cl::cat(category)};
+  cl::opt<bool> print_before_all{"mlir-print-ir-before-all", cl::desc("Print IR before each MLIR pass"),
+                                 cl::cat(category)};
+  cl::opt<bool> print_after_all{"mlir-print-ir-after-all", cl::desc("Print IR after each MLIR pass"),
+                                cl::cat(category)};
+  cl::opt<bool> print_after_failure{"mlir-print-ir-after-failure",
+                                    cl::desc("Print IR after an MLIR pass fails, as the pass left it"),
+                                    cl::cat(category)};
+  cl::opt<bool> print_after_change{"mlir-print-ir-after-change",
+                                   cl::desc("Print IR after an MLIR pass only if it changed the operation it ran on"),
+                                   cl::cat(category)};
   cl::opt<bool> print_module_scope{
       "mlir-print-ir-module-scope",
-      cl::desc("Print the whole module when printing IR (passline always does)"), cl::cat(category)};
+      cl::desc("Print the whole module when printing IR (with one thread, --threads=1 or -mlir-disable-threading)"),
+      cl::cat(category)};
   cl::opt<std::string> tree_dir{"mlir-print-ir-tree-dir", cl::value_desc("dir"),
-                                cl::desc("Write the IR after each pass to files in this directory (passline's --dump-dir)"),
+                                cl::desc("Write the IR printed to files in a tree under this directory, one "
+                                         "directory per operation a pass ran on"),
                                 cl::cat(category)};
-  cl::opt<bool> timing{"mlir-timing", cl::desc("Time each pass and print a report at the end (passline's --time-passes)"),
-                       cl::cat(category)};
-  cl::opt<std::string> timing_display{"mlir-timing-display", cl::init("tree"),
-                                      cl::desc("How the timing report is shown: passline's report nests passes as a "
-                                               "tree whatever is asked"),
-                                      cl::cat(category)};
   cl::opt<std::string> reproducer{
       "mlir-pass-pipeline-crash-reproducer", cl::value_desc("filename"),
       cl::desc("When a pass fails, write the module it failed on and how to replay it to this file (passline's "
@@ -122,6 +134,7 @@ void declare_mlir_flags(mlir::DialectRegistry& dialects) {
   // passline's --load-pass-plugin loads MLIR's pass plugins too; MLIR's flag
   // of that name is never reached, and not shown.
   if (cl::Option* plugin = cl::getRegisteredOptions().lookup("load-pass-plugin")) plugin->setHiddenFlag(cl::ReallyHidden);
+  mlir::registerDefaultTimingManagerCLOptions();
   static InstrumentFlags flags;
   instrument_flags = &flags;
 }
@@ -151,16 +164,146 @@ std::optional<std::string> parse_mlir_flags(const std::string& tool, const std::
 
 InstrumentRequests instrument_requests() {
   const InstrumentFlags& f = *instrument_flags;
-  return InstrumentRequests{.print_before = {f.print_before.begin(), f.print_before.end()},
-                            .print_after = {f.print_after.begin(), f.print_after.end()},
-                            .print_before_all = f.print_before_all,
-                            .print_after_all = f.print_after_all,
-                            .print_after_failure = f.print_after_failure,
-                            .print_after_change = f.print_after_change,
-                            .tree_dir = f.tree_dir,
-                            .timing = f.timing,
+  return InstrumentRequests{.print_module_scope = f.print_module_scope,
                             .reproducer = f.reproducer,
                             .statistics = f.statistics};
+}
+
+namespace {
+
+using PrintCallback = mlir::PassManager::IRPrinterConfig::PrintCallbackFn;
+using Filter = std::function<bool(mlir::Pass*, mlir::Operation*)>;
+
+/// -mlir-print-ir-tree-dir: each print in a file of its own, in a directory
+/// for each operation from the top down to the one the pass ran on (its name
+/// with `_` for `.`, then its symbol), named by the count of the prints on
+/// each of those operations so far, then the pass: `func_func_f/1_0_cse.mlir`.
+/// One tree for the run: its counts go on across the pass managers.
+class FileTree {
+ public:
+  explicit FileTree(std::string dir) : dir_(std::move(dir)) {}
+
+  void write(mlir::Pass* pass, mlir::Operation* op, const PrintCallback& print) {
+    std::filesystem::path path(dir_);
+    std::string counts;
+    {
+      const std::lock_guard lock(mutex_);
+      ++counts_.try_emplace(op, -1).first->second;
+      std::vector<mlir::Operation*> chain;
+      for (mlir::Operation* at = op; at != nullptr; at = at->getParentOp()) chain.push_back(at);
+      for (auto at = chain.rbegin(); at != chain.rend(); ++at) {
+        auto symbol = (*at)->getAttrOfType<mlir::StringAttr>(mlir::SymbolTable::getSymbolAttrName());
+        std::string name = symbol ? symbol.str() : "no-symbol-name";
+        std::ranges::replace(name, '/', '_');
+        std::ranges::replace(name, '\\', '_');
+        std::string op_name = (*at)->getName().getStringRef().str();
+        std::ranges::replace(op_name, '.', '_');
+        path /= op_name + "_" + name;
+        counts += std::to_string(counts_[*at]) + "_";
+      }
+    }
+    std::string text;
+    llvm::raw_string_ostream stream(text);
+    print(stream);
+    stream.flush();
+    path /= counts + pass->getArgument().str() + ".mlir";
+    try {
+      std::filesystem::create_directories(path.parent_path());
+      passline::support::replace_file(path, text);
+    } catch (const std::exception& error) {
+      // Not thrown through MLIR's pass manager: the run goes on, and fails at its end.
+      const std::lock_guard lock(mutex_);
+      if (!failure_) failure_ = fmt::format("-mlir-print-ir-tree-dir: cannot write '{}': {}", path.string(), error.what());
+    }
+  }
+
+  /// The first write that failed.
+  std::optional<std::string> failure() {
+    const std::lock_guard lock(mutex_);
+    return failure_;
+  }
+
+ private:
+  std::optional<std::string> failure_;
+  std::string dir_;
+  std::mutex mutex_;
+  std::map<mlir::Operation*, unsigned> counts_;
+};
+
+/// Where the run's IR printers write: the standard error stream, one print
+/// at a time (each pass manager's printer is its own, and managers run on
+/// several threads), or a file tree.
+struct PrintTarget {
+  std::mutex standard_error;
+  std::unique_ptr<FileTree> tree;
+};
+
+/// MLIR's IR printer's choice of what to print (the filters) and where.
+class PrinterConfig final : public mlir::PassManager::IRPrinterConfig {
+ public:
+  PrinterConfig(Filter before, Filter after, const InstrumentFlags& flags, std::shared_ptr<PrintTarget> target)
+      : IRPrinterConfig(flags.print_module_scope, flags.print_after_change, flags.print_after_failure),
+        before_(std::move(before)), after_(std::move(after)), target_(std::move(target)) {}
+
+  void printBeforeIfEnabled(mlir::Pass* pass, mlir::Operation* op, PrintCallback print) override {
+    if (before_ && before_(pass, op)) emit(pass, op, print);
+  }
+  void printAfterIfEnabled(mlir::Pass* pass, mlir::Operation* op, PrintCallback print) override {
+    if (after_ && after_(pass, op)) emit(pass, op, print);
+  }
+
+ private:
+  void emit(mlir::Pass* pass, mlir::Operation* op, const PrintCallback& print) {
+    if (target_->tree) {
+      target_->tree->write(pass, op, print);
+      return;
+    }
+    const std::lock_guard lock(target_->standard_error);
+    print(llvm::errs());
+  }
+
+  Filter before_;
+  Filter after_;
+  std::shared_ptr<PrintTarget> target_;
+};
+
+/// The IR printers' target of the run (`instrumentation_setup`).
+std::weak_ptr<PrintTarget> print_target;
+
+/// Whether `pass` is one of the passes named by their arguments.
+Filter named(const cl::list<std::string>& names) {
+  std::vector<std::string> list(names.begin(), names.end());
+  return [list = std::move(list)](mlir::Pass* pass, mlir::Operation*) {
+    return std::ranges::find(list, pass->getArgument().str()) != list.end();
+  };
+}
+
+}  // namespace
+
+std::function<void(mlir::PassManager&)> instrumentation_setup(mlir::TimingScope* timing) {
+  const InstrumentFlags& f = *instrument_flags;
+  // What mlir-opt's flags select, as MLIR's pass manager options select it.
+  Filter before;
+  if (f.print_before_all) {
+    before = [](mlir::Pass*, mlir::Operation*) { return true; };
+  } else if (!f.print_before.empty()) {
+    before = named(f.print_before);
+  }
+  Filter after;
+  if (f.print_after_all || f.print_after_failure) {
+    after = [](mlir::Pass*, mlir::Operation*) { return true; };
+  } else if (!f.print_after.empty()) {
+    after = named(f.print_after);
+  }
+  const bool printing = before || after;
+  if (!printing && timing == nullptr) return {};
+  auto target = std::make_shared<PrintTarget>();
+  if (!f.tree_dir.empty()) target->tree = std::make_unique<FileTree>(f.tree_dir);
+  print_target = target;
+  return [before, after, target, timing, printing, &f](mlir::PassManager& manager) {
+    if (printing) manager.enableIRPrinting(std::make_unique<PrinterConfig>(before, after, f, target));
+    if (timing != nullptr) manager.enableTiming(*timing);
+  };
 }
 
 namespace {
@@ -179,6 +322,12 @@ QuietPipelineDump::~QuietPipelineDump() { dump_pass_pipeline().setValue(dump_); 
 void print_mlir_help() {
   llvm::outs() << "\nmlir-opt's flags (read by MLIR's own command-line code):\n";
   cl::PrintHelpMessage(/*Hidden=*/false, /*Categorized=*/true);
+}
+
+std::optional<std::string> instrumentation_failure() {
+  const std::shared_ptr<PrintTarget> target = print_target.lock();
+  if (!target || !target->tree) return std::nullopt;
+  return target->tree->failure();
 }
 
 }  // namespace passline_mlir_opt

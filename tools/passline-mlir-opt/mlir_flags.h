@@ -19,6 +19,8 @@
 
 namespace mlir {
 class DialectRegistry;
+class PassManager;
+class TimingScope;
 }
 
 namespace passline_mlir_opt {
@@ -48,20 +50,26 @@ void declare_mlir_flags(mlir::DialectRegistry& dialects);
 std::optional<std::string> parse_mlir_flags(const std::string& tool, const std::string& overview,
                                             const std::vector<std::string>& words);
 
-/// What mlir-opt's instrument flags asked for, as passline's instruments take it.
+/// What mlir-opt's flags ask of passline's driver: the reproducer and
+/// statistics (passline's instruments), and whether IR is printed with its
+/// module (which MLIR's printer does with one thread only).
 struct InstrumentRequests {
-  std::vector<std::string> print_before;
-  std::vector<std::string> print_after;
-  bool print_before_all = false;
-  bool print_after_all = false;
-  bool print_after_failure = false;
-  bool print_after_change = false;
-  std::string tree_dir;
-  bool timing = false;
+  bool print_module_scope = false;
   std::string reproducer;
   bool statistics = false;
 };
 InstrumentRequests instrument_requests();
+
+/// What mlir-opt's IR printing flags (-mlir-print-ir-*) and `timing` (the
+/// scope of MLIR's timing report under -mlir-timing, else null) add to each
+/// MLIR pass manager of a run, as MlirOptMain adds them to its one: MLIR's IR
+/// printer (to standard error, or to one file tree for the whole run) and
+/// MLIR's pass timing. Empty when nothing is asked.
+std::function<void(mlir::PassManager&)> instrumentation_setup(mlir::TimingScope* timing);
+
+/// Why the IR printers of `instrumentation_setup` could not write a file of
+/// -mlir-print-ir-tree-dir, the first time: the run goes on, and then fails.
+std::optional<std::string> instrumentation_failure();
 
 /// MLIR's test passes and test dialects (with their extensions), as
 /// mlir-opt-19 registers them, where Debian installs their libraries
