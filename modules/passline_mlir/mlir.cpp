@@ -569,6 +569,10 @@ Pass<Module> module_level(std::shared_ptr<const MlirPassRunner> runner, const Pa
 /// llvm::ThreadPoolInterface over TBB: a task group of TBB's for each of
 /// LLVM's (and one for tasks in none), run in an arena of the pool's size. A
 /// thread that waits for a group runs its tasks meanwhile, as LLVM asks.
+/// What the caller did before a task is handed over happens before the task,
+/// and what the task did happens before a wait for it returns: TBB orders
+/// them, and atomics of the pool's own say so where ThreadSanitizer sees it
+/// (TBB's own synchronisation is not built with it).
 class ThreadPool::Impl final : public llvm::ThreadPoolInterface {
  public:
   explicit Impl(std::size_t threads)
@@ -579,36 +583,51 @@ class ThreadPool::Impl final : public llvm::ThreadPoolInterface {
   ~Impl() override { wait(); }
 
   void wait() override {
-    std::vector<tbb::task_group*> all;
+    std::vector<Group*> all;
     {
       const std::lock_guard lock(mutex_);
       for (auto& [key, group] : groups_) all.push_back(group.get());
     }
-    for (tbb::task_group* group : all) arena_.execute([group] { group->wait(); });
+    for (Group* group : all) wait_for(*group);
   }
-  void wait(llvm::ThreadPoolTaskGroup& group) override {
-    tbb::task_group& tasks = group_of(&group);
-    arena_.execute([&tasks] { tasks.wait(); });
-  }
+  void wait(llvm::ThreadPoolTaskGroup& group) override { wait_for(group_of(&group)); }
   unsigned getMaxConcurrency() const override { return threads_; }
 
  private:
+  struct Group {
+    tbb::task_group tasks;
+    std::atomic<std::uint64_t> handed{0};
+    std::atomic<std::uint64_t> done{0};
+  };
+
   void asyncEnqueue(std::function<void()> task, llvm::ThreadPoolTaskGroup* group) override {
-    tbb::task_group& tasks = group_of(group);
-    arena_.execute([&tasks, &task] { tasks.run(std::move(task)); });
+    Group& to = group_of(group);
+    to.handed.fetch_add(1, std::memory_order_release);
+    arena_.execute([&to, &task] {
+      to.tasks.run([&to, task = std::move(task)] {
+        (void)to.handed.load(std::memory_order_acquire);
+        task();
+        to.done.fetch_add(1, std::memory_order_release);
+      });
+    });
   }
 
-  tbb::task_group& group_of(const llvm::ThreadPoolTaskGroup* group) {
+  void wait_for(Group& group) {
+    arena_.execute([&group] { group.tasks.wait(); });
+    (void)group.done.load(std::memory_order_acquire);
+  }
+
+  Group& group_of(const llvm::ThreadPoolTaskGroup* group) {
     const std::lock_guard lock(mutex_);
-    std::unique_ptr<tbb::task_group>& tasks = groups_[group];
-    if (!tasks) tasks = std::make_unique<tbb::task_group>();
-    return *tasks;
+    std::unique_ptr<Group>& made = groups_[group];
+    if (!made) made = std::make_unique<Group>();
+    return *made;
   }
 
   unsigned threads_;
   tbb::task_arena arena_;
   std::mutex mutex_;
-  std::map<const llvm::ThreadPoolTaskGroup*, std::unique_ptr<tbb::task_group>> groups_;
+  std::map<const llvm::ThreadPoolTaskGroup*, std::unique_ptr<Group>> groups_;
 };
 
 ThreadPool::ThreadPool(std::size_t threads) : impl_(std::make_unique<Impl>(threads)) {}

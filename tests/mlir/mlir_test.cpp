@@ -2,10 +2,12 @@
 // passes, mixed with passes written over MLIR, under passline's instruments.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <mutex>
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -16,7 +18,10 @@
 #include <mlir/IR/BuiltinOps.h>
 #include <mlir/IR/Builders.h>
 #include <mlir/IR/MLIRContext.h>
+#include <mlir/IR/SymbolTable.h>
 #include <mlir/Pass/Pass.h>
+#include <mlir/Pass/PassInstrumentation.h>
+#include <mlir/Pass/PassManager.h>
 #include <mlir/Pass/PassRegistry.h>
 
 import passline;
@@ -477,6 +482,71 @@ TEST_F(MlirTest, MlirsPipelineTextRunsItsNestingOnPasslinesThreads) {
   EXPECT_EQ(one, two);
   EXPECT_EQ(one.find("@g"), std::string::npos);  // symbol-dce dropped the private @g
   EXPECT_THROW((void)passline::mlir::parse_mlir_pipeline("builtin.module(func.func(cse)"), passline::mlir::MlirError);
+}
+
+TEST_F(MlirTest, NestedPipelinesThatFollowEachOtherAreOnePassAsMlirMergesThem) {
+  const passline::Pass<Module> pipeline = passline::mlir::parse_mlir_pipeline(
+      "builtin.module(func.func(cse),func.func(canonicalize),symbol-dce,func.func(cse))");
+  ASSERT_EQ(pipeline.passes().size(), 3U);
+  EXPECT_TRUE(pipeline.passes()[0].info().name.starts_with("func.func(cse),func.func(canonicalize{"))
+      << pipeline.passes()[0].info().name;
+  EXPECT_EQ(pipeline.passes()[1].info().name, "symbol-dce");
+  EXPECT_EQ(pipeline.passes()[2].info().name, "func.func(cse)");
+}
+
+TEST_F(MlirTest, MlirsInstrumentationSeesEachPassMlirNestsOnEachOperationInMlirsOrder) {
+  // What MLIR's instrumentation sees: pass and operation, adaptors left out.
+  struct Seen {
+    std::mutex mutex;
+    std::vector<std::string> runs;
+  };
+  struct Record final : mlir::PassInstrumentation {
+    explicit Record(std::shared_ptr<Seen> seen) : seen(std::move(seen)) {}
+    void runBeforePass(mlir::Pass* pass, mlir::Operation* op) override {
+      if (pass->getArgument().empty()) return;
+      auto symbol = op->getAttrOfType<mlir::StringAttr>(mlir::SymbolTable::getSymbolAttrName());
+      const std::lock_guard lock(seen->mutex);
+      seen->runs.push_back(pass->getArgument().str() + "@" + (symbol ? symbol.str() : op->getName().getStringRef().str()));
+    }
+    std::shared_ptr<Seen> seen;
+  };
+  auto seen = std::make_shared<Seen>();
+  auto instrumentation = std::make_shared<passline::mlir::MlirInstrumentation>(
+      [seen](mlir::PassManager& manager) { manager.addInstrumentation(std::make_unique<Record>(seen)); });
+  context.disableMultithreading();
+  const passline::Pass<Module> nested =
+      passline::mlir::parse_mlir_pipeline("builtin.module(func.func(cse,canonicalize),symbol-dce)");
+  Module module = parse();
+  {
+    passline::PassContext ctx;
+    ctx.config.set(passline::config::threads, std::int64_t{1});
+    ctx.instruments.push_back(instrumentation);
+    module = nested(std::move(module), ctx);
+  }
+  // As MLIR runs a nested pipeline on one thread: every pass on one function, then the next function.
+  EXPECT_EQ(seen->runs, (std::vector<std::string>{"cse@f", "canonicalize@f", "cse@g", "canonicalize@g",
+                                                  "symbol-dce@builtin.module"}));
+  // A pass of MLIR's on functions as a passline function pass, on two threads: each function.
+  context.enableMultithreading();
+  seen->runs.clear();
+  const passline::Pass<Module> on_functions = passline::mlir::pass_on_functions("cse");
+  {
+    passline::PassContext ctx;
+    ctx.config.set(passline::config::threads, std::int64_t{2});
+    ctx.instruments.push_back(instrumentation);
+    (void)on_functions(parse(), ctx);
+  }
+  std::ranges::sort(seen->runs);
+  EXPECT_EQ(seen->runs, (std::vector<std::string>{"cse@f", "cse@g"}));
+  // A later run on the same module without the instrument: the pass managers
+  // the module kept from the instrumented run are not the ones it runs with.
+  seen->runs.clear();
+  {
+    passline::PassContext ctx;
+    ctx.config.set(passline::config::threads, std::int64_t{1});
+    module = nested(std::move(module), ctx);
+  }
+  EXPECT_TRUE(seen->runs.empty());
 }
 
 // -- instruments ----------------------------------------------------------------------
