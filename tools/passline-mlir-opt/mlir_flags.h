@@ -4,10 +4,11 @@
 // A user's mlir-opt command line runs unchanged: every word whose flag
 // passline's driver declares goes to CLI11, every other word to LLVM's
 // parser, where MLIR declared mlir-opt's flags (MlirOptMainConfig's, the
-// printing and context flags, the pass flags and --pass-pipeline). The flags
-// of mlir-opt that passline's instruments carry out (IR printing, timing,
-// the crash reproducer, statistics) are declared here with mlir-opt's
-// names, for the driver to hand to those instruments.
+// printing, context and timing flags, the pass flags and --pass-pipeline).
+// mlir-opt's IR printing flags are declared here with mlir-opt's names, and
+// set up MLIR's own printer (and MLIR's timing, for -mlir-timing) on each
+// MLIR pass manager of passline's run; its reproducer and statistics flags
+// are handed to passline's instruments.
 #pragma once
 
 #include <functional>
