@@ -59,10 +59,10 @@ struct Module::Kept {
   /// them and of the MlirInstrumentation that set them up (0: none).
   std::map<std::pair<std::uint64_t, std::uint64_t>, std::vector<std::unique_ptr<::mlir::PassManager>>> idle_managers;
   /// The MlirInstrumentation of the run of each runner on the module now
-  /// (`Instrumented`), by runner.
+  /// (`Instrumented`), by runner (`Registration`).
   std::map<std::uint64_t, const MlirInstrumentation*> instrumented;
   /// The function passes running on the module that keep their functions'
-  /// diagnostics in order, by runner (`InFunctionOrder`).
+  /// diagnostics in order, by runner (`InFunctionOrder`, a `Registration`).
   std::map<std::uint64_t, InFunctionOrder*> in_order;
 };
 
@@ -75,6 +75,42 @@ Module& Module::operator=(Module&& other) noexcept = default;
 Module::~Module() = default;
 
 Module::Kept& kept(const Module& module) { return *module.kept_; }
+
+namespace {
+
+/// While it lives, `table`, one of the module's (read and written under its
+/// managers' lock), holds `value` for the runner `serial`: how a run of the
+/// runner hands what its calls need to calls that get nothing else from it
+/// (a call on a function gets a context without instruments).
+template <class T>
+class Registration {
+ public:
+  Registration(Module::Kept& kept, std::map<std::uint64_t, T*>& table, std::uint64_t serial, T* value)
+      : kept_(kept), table_(table), serial_(serial) {
+    const std::lock_guard lock(kept_.managers_mutex);
+    table_[serial_] = value;
+  }
+  Registration(const Registration&) = delete;
+  Registration& operator=(const Registration&) = delete;
+  ~Registration() {
+    const std::lock_guard lock(kept_.managers_mutex);
+    table_.erase(serial_);
+  }
+
+ private:
+  Module::Kept& kept_;
+  std::map<std::uint64_t, T*>& table_;
+  std::uint64_t serial_;
+};
+
+/// What `table` holds for the runner `serial`, or null; under the managers' lock.
+template <class T>
+T* registered(const std::map<std::uint64_t, T*>& table, std::uint64_t serial) {
+  const auto found = table.find(serial);
+  return found == table.end() ? nullptr : found->second;
+}
+
+}  // namespace
 
 namespace {
 
@@ -301,9 +337,7 @@ class MlirPassRunner {
       const MlirInstrumentation* instrumentation = nullptr;
       {
         const std::lock_guard lock(kept_.managers_mutex);
-        if (const auto found = kept_.instrumented.find(runner.serial_); found != kept_.instrumented.end()) {
-          instrumentation = found->second;
-        }
+        instrumentation = registered(kept_.instrumented, runner.serial_);
         key_ = {runner.serial_, instrumentation != nullptr ? instrumentation->serial() : 0};
         std::vector<std::unique_ptr<::mlir::PassManager>>& idle = kept_.idle_managers[key_];
         if (!idle.empty()) {
@@ -347,18 +381,10 @@ class MlirPassRunner {
 class InFunctionOrder {
  public:
   InFunctionOrder(const Module& module, const MlirPassRunner& runner)
-      : handler_(module.op().getContext()), kept_(kept(module)), serial_(runner.serial()) {
-    const std::vector<::mlir::Operation*>& functions = module.functions();
-    for (std::size_t i = 0; i < functions.size(); ++i) order_.emplace(functions[i], i);
-    const std::lock_guard lock(kept_.managers_mutex);
-    kept_.in_order[serial_] = this;
-  }
+      : handler_(module.op().getContext()), order_(order_of(module)),
+        registration_(kept(module), kept(module).in_order, runner.serial(), this) {}
   InFunctionOrder(const InFunctionOrder&) = delete;
   InFunctionOrder& operator=(const InFunctionOrder&) = delete;
-  ~InFunctionOrder() {
-    const std::lock_guard lock(kept_.managers_mutex);
-    kept_.in_order.erase(serial_);
-  }
 
   /// What the calling thread emits while it lives is `function`'s.
   class Scope {
@@ -367,10 +393,9 @@ class InFunctionOrder {
       Module::Kept& kept = passline::mlir::kept(module);
       {
         const std::lock_guard lock(kept.managers_mutex);
-        const auto found = kept.in_order.find(runner.serial());
-        if (found == kept.in_order.end()) return;
-        order_ = found->second;
+        order_ = registered(kept.in_order, runner.serial());
       }
+      if (order_ == nullptr) return;
       order_->handler_.setOrderIDForThread(order_->order_.at(function));
     }
     Scope(const Scope&) = delete;
@@ -384,10 +409,17 @@ class InFunctionOrder {
   };
 
  private:
+  /// Each function's place among the module's.
+  static std::unordered_map<const ::mlir::Operation*, std::size_t> order_of(const Module& module) {
+    std::unordered_map<const ::mlir::Operation*, std::size_t> order;
+    const std::vector<::mlir::Operation*>& functions = module.functions();
+    for (std::size_t i = 0; i < functions.size(); ++i) order.emplace(functions[i], i);
+    return order;
+  }
+
   ::mlir::ParallelDiagnosticHandler handler_;  // first made, last gone: it hands on what it holds as it goes
-  Module::Kept& kept_;
-  std::uint64_t serial_;
   std::unordered_map<const ::mlir::Operation*, std::size_t> order_;
+  Registration<InFunctionOrder> registration_;  // last made, first gone: the calls find a whole object
 };
 
 /// While it lives, the pass managers that `runner` runs with on `module`
@@ -396,28 +428,17 @@ class InFunctionOrder {
 class Instrumented {
  public:
   Instrumented(const Module& module, const MlirPassRunner& runner, const PassContext& ctx) {
-    const MlirInstrumentation* instrumentation = nullptr;
+    if (!module) return;
     for (const std::shared_ptr<Instrument>& instrument : ctx.instruments) {
-      instrumentation = dynamic_cast<const MlirInstrumentation*>(instrument.get());
-      if (instrumentation != nullptr) break;
+      if (const auto* found = dynamic_cast<const MlirInstrumentation*>(instrument.get())) {
+        registration_.emplace(kept(module), kept(module).instrumented, runner.serial(), found);
+        return;
+      }
     }
-    if (instrumentation == nullptr || !module) return;
-    kept_ = &kept(module);
-    serial_ = runner.serial();
-    const std::lock_guard lock(kept_->managers_mutex);
-    kept_->instrumented[serial_] = instrumentation;
-  }
-  Instrumented(const Instrumented&) = delete;
-  Instrumented& operator=(const Instrumented&) = delete;
-  ~Instrumented() {
-    if (kept_ == nullptr) return;
-    const std::lock_guard lock(kept_->managers_mutex);
-    kept_->instrumented.erase(serial_);
   }
 
  private:
-  Module::Kept* kept_ = nullptr;
-  std::uint64_t serial_ = 0;
+  std::optional<Registration<const MlirInstrumentation>> registration_;
 };
 
 /// What a function pass of MLIR's keeps while it runs on a module's functions.
@@ -790,6 +811,11 @@ bool is_nesting(const ::mlir::Pass& pass) {
   return pass.getArgument().empty() && view(pass.getName()) == "mlir::detail::OpToOpPassAdaptor";
 }
 
+/// A pass's mlir-opt name (its argument), or its class's name when it has none.
+std::string argument_of(const ::mlir::Pass& pass) {
+  return std::string(view(pass.getArgument().empty() ? pass.getName() : pass.getArgument()));
+}
+
 /// The pipeline text of a pass as MLIR prints it: `cse`, `func.func(cse)`.
 std::string printed(::mlir::Pass& pass) {
   std::string text;
@@ -814,7 +840,7 @@ void add_passes(::mlir::OpPassManager& manager, bool nest_implicitly, const Dial
     ::mlir::Pass& pass = *passes[i];
     const std::optional<llvm::StringRef> on = pass.getOpName();
     if (nest_implicitly && on && *on != "builtin.module") {
-      const std::string name(view(pass.getArgument().empty() ? pass.getName() : pass.getArgument()));
+      const std::string name = argument_of(pass);
       const PassInfo info{.name = name, .opt_level = 0, .summary = view(pass.getDescription())};
       ::mlir::OpPassManager prototype(*on);
       prototype.addPass(copy_of(pass));
@@ -831,7 +857,7 @@ void add_passes(::mlir::OpPassManager& manager, bool nest_implicitly, const Dial
         prototype.addPass(copy_of(*passes[i]));
       }
     } else {
-      name = std::string(view(pass.getArgument().empty() ? pass.getName() : pass.getArgument()));
+      name = argument_of(pass);
       prototype.addPass(copy_of(pass));
       ++i;
     }

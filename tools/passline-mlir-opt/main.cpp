@@ -381,7 +381,7 @@ int run(Options& options, mlir::DialectRegistry& dialects) {
   mlir::TimingScope timing = timing_manager.getRootScope();
   mlir::TimingScope* const mlir_timing = timing_manager.isEnabled() ? &timing : nullptr;
   // MLIR's IR printer and timing on each MLIR pass manager of the run.
-  std::function<void(mlir::PassManager&)> mlir_instrumentation;
+  passline_mlir_opt::MlirInstruments mlir_instruments;
   std::optional<mlir::MlirOptMainConfig> config;
   mlir::MLIRContext* pipeline_context = nullptr;
   passline_mlir_opt::InstrumentRequests asked;
@@ -419,11 +419,13 @@ int run(Options& options, mlir::DialectRegistry& dialects) {
                                       "-mlir-disable-threading."};
     }
     add_requests(options.instruments, asked);
-    mlir_instrumentation = passline_mlir_opt::instrumentation_setup(mlir_timing);
+    mlir_instruments = passline_mlir_opt::mlir_instruments(mlir_timing);
   };
   steps.instruments = [&](std::shared_ptr<passline::PassTimings>& timings) {
     std::vector<std::shared_ptr<passline::Instrument>> made = instruments(options, timings);
-    if (mlir_instrumentation) made.push_back(std::make_shared<passline::mlir::MlirInstrumentation>(mlir_instrumentation));
+    if (mlir_instruments.setup) {
+      made.push_back(std::make_shared<passline::mlir::MlirInstrumentation>(mlir_instruments.setup));
+    }
     return made;
   };
   steps.statistics = [&] { return asked.statistics; };
@@ -453,8 +455,8 @@ int run(Options& options, mlir::DialectRegistry& dialects) {
       check_standard_output();
     }
     if (mlir::failed(result)) return 1;
-    if (const std::optional<std::string> failure = passline_mlir_opt::instrumentation_failure()) {
-      throw passline::driver::Failure{*failure};
+    if (mlir_instruments.failure) {
+      if (const std::optional<std::string> failure = mlir_instruments.failure()) throw passline::driver::Failure{*failure};
     }
     if (session.output) session.output->commit();
     return 0;

@@ -38,7 +38,7 @@ namespace cl = llvm::cl;
 
 /// The flags of mlir-opt's pass manager, with mlir-opt's names: IR printing,
 /// carried out by MLIR's own printer on every MLIR pass manager of the run
-/// (`instrumentation_setup`), and the reproducer and statistics, carried out
+/// (`mlir_instruments`), and the reproducer and statistics, carried out
 /// by passline's. Made once, when the flags are declared.
 struct InstrumentFlags {
   cl::OptionCategory category{"IR printing and reproducers (mlir-opt's flags)"};
@@ -267,9 +267,6 @@ class PrinterConfig final : public mlir::PassManager::IRPrinterConfig {
   std::shared_ptr<PrintTarget> target_;
 };
 
-/// The IR printers' target of the run (`instrumentation_setup`).
-std::weak_ptr<PrintTarget> print_target;
-
 /// Whether `pass` is one of the passes named by their arguments.
 Filter named(const cl::list<std::string>& names) {
   std::vector<std::string> list(names.begin(), names.end());
@@ -280,7 +277,7 @@ Filter named(const cl::list<std::string>& names) {
 
 }  // namespace
 
-std::function<void(mlir::PassManager&)> instrumentation_setup(mlir::TimingScope* timing) {
+MlirInstruments mlir_instruments(mlir::TimingScope* timing) {
   const InstrumentFlags& f = *instrument_flags;
   // What mlir-opt's flags select, as MLIR's pass manager options select it.
   Filter before;
@@ -299,11 +296,15 @@ std::function<void(mlir::PassManager&)> instrumentation_setup(mlir::TimingScope*
   if (!printing && timing == nullptr) return {};
   auto target = std::make_shared<PrintTarget>();
   if (!f.tree_dir.empty()) target->tree = std::make_unique<FileTree>(f.tree_dir);
-  print_target = target;
-  return [before, after, target, timing, printing, &f](mlir::PassManager& manager) {
-    if (printing) manager.enableIRPrinting(std::make_unique<PrinterConfig>(before, after, f, target));
-    if (timing != nullptr) manager.enableTiming(*timing);
-  };
+  return MlirInstruments{
+      .setup =
+          [before, after, target, timing, printing, &f](mlir::PassManager& manager) {
+            if (printing) manager.enableIRPrinting(std::make_unique<PrinterConfig>(before, after, f, target));
+            if (timing != nullptr) manager.enableTiming(*timing);
+          },
+      .failure = [target]() -> std::optional<std::string> {
+        return target->tree ? target->tree->failure() : std::nullopt;
+      }};
 }
 
 namespace {
@@ -322,12 +323,6 @@ QuietPipelineDump::~QuietPipelineDump() { dump_pass_pipeline().setValue(dump_); 
 void print_mlir_help() {
   llvm::outs() << "\nmlir-opt's flags (read by MLIR's own command-line code):\n";
   cl::PrintHelpMessage(/*Hidden=*/false, /*Categorized=*/true);
-}
-
-std::optional<std::string> instrumentation_failure() {
-  const std::shared_ptr<PrintTarget> target = print_target.lock();
-  if (!target || !target->tree) return std::nullopt;
-  return target->tree->failure();
 }
 
 }  // namespace passline_mlir_opt

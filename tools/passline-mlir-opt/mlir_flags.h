@@ -65,12 +65,15 @@ InstrumentRequests instrument_requests();
 /// scope of MLIR's timing report under -mlir-timing, else null) add to each
 /// MLIR pass manager of a run, as MlirOptMain adds them to its one: MLIR's IR
 /// printer (to standard error, or to one file tree for the whole run) and
-/// MLIR's pass timing. Empty when nothing is asked.
-std::function<void(mlir::PassManager&)> instrumentation_setup(mlir::TimingScope* timing);
-
-/// Why the IR printers of `instrumentation_setup` could not write a file of
-/// -mlir-print-ir-tree-dir, the first time: the run goes on, and then fails.
-std::optional<std::string> instrumentation_failure();
+/// MLIR's pass timing.
+struct MlirInstruments {
+  /// Called on each MLIR pass manager of the run; empty when nothing is asked.
+  std::function<void(mlir::PassManager&)> setup;
+  /// Why a file of -mlir-print-ir-tree-dir could not be written, the first
+  /// time: the run goes on, and then fails.
+  std::function<std::optional<std::string>()> failure;
+};
+MlirInstruments mlir_instruments(mlir::TimingScope* timing);
 
 /// MLIR's test passes and test dialects (with their extensions), as
 /// mlir-opt-19 registers them, where Debian installs their libraries
