@@ -18,6 +18,7 @@ module;
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <filesystem>
@@ -39,6 +40,7 @@ export module passline.driver;
 import passline;
 import passline.support;
 import passline.instruments;
+import passline.reduce;
 
 export namespace passline::driver {
 
@@ -83,13 +85,24 @@ struct ContextFlags {
   std::vector<std::string> config;
   std::optional<std::string> threads;
   std::vector<std::string> plugins;  // --load-pass-plugin, in order
-  bool given() const {
-    return opt_level || !disabled.empty() || !required.empty() || !config.empty() || threads || !plugins.empty();
+  bool given() const { return gives_pipeline() || threads; }
+  /// Whether flags that change what a pipeline does were given (not --threads).
+  bool gives_pipeline() const {
+    return opt_level || !disabled.empty() || !required.empty() || !config.empty() || !plugins.empty();
   }
 };
 
 /// The highest opt level, at which every pass runs.
 constexpr int max_opt_level = 3;
+
+/// The flags of --reduce (docs/debugging.md).
+struct ReduceFlags {
+  std::string symptom;  // empty: no reduction; "auto": the failure the run shows
+  std::string match;
+  double timeout = 10;
+  std::string reference;
+  std::string command;
+};
 
 /// The flags of every driver; a driver's own options add to them.
 struct RunFlags {
@@ -104,6 +117,7 @@ struct RunFlags {
   InstrumentFlags instruments;
   std::string run_reproducer;
   std::optional<std::string> reproducer_text;  // the file --run-reproducer names, read once
+  ReduceFlags reduce;
 };
 
 /// How a driver's help speaks of the flags whose meaning is its IR's.
@@ -410,6 +424,38 @@ void add_instrument_flags(CLI::App& app, InstrumentFlags& flags, const IRWords& 
       ->group("Debugging");
 }
 
+/// Declares the flags of --reduce on `app`, in its "Reduction" group.
+void add_reduce_flags(CLI::App& app, ReduceFlags& flags) {
+  app.add_flag("--reduce{auto}", flags.symptom,
+               "shrink this failing run (or --run-reproducer's) to the smallest that still fails the same way: the "
+               "pipeline's passes, then the input's functions, then inside them; each try runs in a child process. "
+               "Writes a reproducer to -o (--run-reproducer replays it). What still failing means: auto (the "
+               "failure the run shows), error (the same pass fails), crash (the same signal), hang (no end within "
+               "--reduce-timeout), verifier (the IR broken after the same pass, under --verify-each), miscompile "
+               "(output differs from --reduce-reference's), command (--reduce-command exits nonzero), e.g. "
+               "--reduce=crash")
+      ->check(CLI::IsMember({"auto", "error", "crash", "hang", "verifier", "miscompile", "command"}))
+      ->group("Reduction");
+  app.add_option("--reduce-match", flags.match,
+                 "with --reduce: the failure's messages must also match this regular expression (ECMAScript), "
+                 "e.g. --reduce-match='needs operands of one type'")
+      ->option_text("REGEX")->group("Reduction");
+  app.add_option("--reduce-timeout", flags.timeout,
+                 "with --reduce: seconds a try may run before it is killed (default 10); with --reduce=hang, a try "
+                 "still running then is a hang")
+      ->option_text("SECONDS")->check(CLI::PositiveNumber)->group("Reduction");
+  app.add_option("--reduce-reference", flags.reference,
+                 "with --reduce=miscompile: the pipeline whose output is right; the passes of the run's pipeline "
+                 "it lacks are the suspects, and a try still fails when its output differs from that of its own "
+                 "pipeline without them, e.g. --passes=O2,MyPass --reduce-reference=O2")
+      ->option_text("PIPELINE")->group("Reduction");
+  app.add_option("--reduce-command", flags.command,
+                 "with --reduce=command: a shell command run with the path of each try's reproducer added; a "
+                 "nonzero exit says the try still fails (as mlir-reduce's test scripts), e.g. "
+                 "--reduce-command='./still-fails.sh'")
+      ->option_text("CMD")->group("Reduction");
+}
+
 /// Declares the flags of `flags` on `app`, in the order --help lists them:
 /// the input and -o; the pipeline flags (`add_pipeline_flags`, which a
 /// reproducer's replay line reads too); --list-passes, --list-config,
@@ -430,6 +476,7 @@ void add_run_flags(CLI::App& app, RunFlags& flags, const IRWords& words, const R
   if (add_own_debugging_flags) add_own_debugging_flags(app);
   app.add_option("--run-reproducer", flags.run_reproducer, std::string(texts.run_reproducer))
       ->option_text("FILE")->group("Debugging");
+  add_reduce_flags(app, flags.reduce);
 }
 
 /// Reads the command line into `app`'s flags and, with --run-reproducer,
@@ -444,7 +491,8 @@ std::optional<int> parse_command_line(CLI::App& app, RunFlags& flags, int argc, 
   try {
     app.parse(cli_words(app, std::vector<std::string>(argv + 1, argv + argc)));
     if (flags.run_reproducer.empty()) return std::nullopt;
-    const bool given = flags.input != "-" || flags.passes || flags.context.given() ||
+    // --threads may be given: a replay is the same on any number.
+    const bool given = flags.input != "-" || flags.passes || flags.context.gives_pipeline() ||
                        (own_pipeline_flags_given && own_pipeline_flags_given());
     flags.reproducer_text = replay_reproducer(flags.run_reproducer, tool, given, add_pipeline_flags);
     flags.input = flags.run_reproducer;
@@ -643,7 +691,214 @@ struct DriverSteps {
   /// Reads the input, runs the pipeline on it (`run_pipeline`) and writes
   /// the result: the exit code.
   std::function<int(const Pass<IR>&, Session&)> process = {};
+  /// --reduce: the passes of pipeline text, as pipeline text, planned under
+  /// the context (each nested pipeline of the IR's own written out); the
+  /// flags that give a run that pipeline text; the IR read from text.
+  std::function<std::string(const std::string& pipeline, const PassContext&)> expand_pipeline = {};
+  std::function<std::vector<std::string>(const std::string& pipeline)> pipeline_args = {};
+  std::function<IR(const std::string& text, const std::string& name)> parse = {};
 };
+
+/// The text of a file, or of stdin for "-".
+std::string read_input_text(const std::string& input) {
+  if (input == "-") return read_all(STDIN_FILENO, "standard input");
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{open_to_read(input)};
+  return read_all(closer.fd, fmt::format("'{}'", support::printable(input, 200)));
+}
+
+/// A directory of its own under $TMPDIR, removed with everything in it when this goes.
+class TemporaryDirectory {
+ public:
+  explicit TemporaryDirectory(std::string_view prefix) {
+    std::string pattern = (std::filesystem::temp_directory_path() / (std::string(prefix) + "-XXXXXX")).string();
+    if (::mkdtemp(pattern.data()) == nullptr) {
+      throw Failure{fmt::format("cannot make a temporary directory: {}", std::strerror(errno))};
+    }
+    path_ = pattern;
+  }
+  ~TemporaryDirectory() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  TemporaryDirectory(const TemporaryDirectory&) = delete;
+  TemporaryDirectory& operator=(const TemporaryDirectory&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+/// Which passes of `original` (pipeline text) `candidate` keeps: `candidate`
+/// is `original` with passes dropped, matched in order.
+std::vector<bool> kept_passes(const std::vector<std::string>& original, const std::vector<std::string>& candidate) {
+  std::vector<bool> keep(original.size(), false);
+  std::size_t at = 0;
+  for (const std::string& pass : candidate) {
+    while (at < original.size() && original[at] != pass) ++at;
+    if (at == original.size()) break;
+    keep[at++] = true;
+  }
+  return keep;
+}
+
+/// --reduce: reduces the run the flags describe (passline.reduce), each try
+/// run by this program in a child process; writes the reproducer to -o as
+/// it improves, so that an interrupt keeps the best. The exit code.
+template <class IR>
+int reduce_run(const RunFlags& flags, std::string_view tool, const DriverSteps<IR>& steps, const Pass<IR>& pipeline,
+               PassContext& ctx) {
+  namespace rd = passline::reduce;
+  if (!steps.expand_pipeline || !steps.pipeline_args || !steps.parse) throw Failure{"this driver cannot --reduce"};
+  const ReduceFlags& asked = flags.reduce;
+  rd::Oracle oracle;
+  oracle.match = asked.match;
+  oracle.limit_seconds = asked.timeout;
+  oracle.reference = asked.reference;
+  oracle.command = asked.command;
+  const bool symptom_given = asked.symptom != "auto";
+  if (symptom_given) oracle.symptom = *rd::symptom_named(asked.symptom);
+  if (oracle.symptom == rd::Symptom::miscompile && asked.reference.empty()) {
+    throw Failure{"--reduce=miscompile needs --reduce-reference=PIPELINE, the pipeline whose output is right"};
+  }
+  if (oracle.symptom == rd::Symptom::command && asked.command.empty()) {
+    throw Failure{"--reduce=command needs --reduce-command=CMD"};
+  }
+  if (!asked.reference.empty() && oracle.symptom != rd::Symptom::miscompile) {
+    throw Failure{"--reduce-reference is for --reduce=miscompile"};
+  }
+  if (!asked.command.empty() && oracle.symptom != rd::Symptom::command) {
+    throw Failure{"--reduce-command is for --reduce=command"};
+  }
+  const std::string input_name = flags.input == "-" ? "<stdin>" : flags.input;
+  const std::string input_text = flags.reproducer_text ? *flags.reproducer_text : read_input_text(flags.input);
+  IR ir = steps.parse(input_text, input_name);
+  const std::string settings = reproducer_settings(flags.context, ctx.opt_level);
+  const std::vector<std::string> setting_words = support::shell_words(settings);
+  const std::string original = steps.expand_pipeline(pipeline.text(), ctx);
+  const std::vector<std::string> original_passes = rd::pass_texts(rd::split_pipeline(original));
+  // --reduce=miscompile: the passes of the pipeline that the reference
+  // lacks (matched in order) are the suspects; a try's reference is its own
+  // plan (required passes written out) without them.
+  std::vector<std::string> suspects;
+  if (!asked.reference.empty()) {
+    const std::vector<bool> shared =
+        kept_passes(original_passes, rd::pass_texts(rd::split_pipeline(steps.expand_pipeline(asked.reference, ctx))));
+    for (std::size_t i = 0; i < original_passes.size(); ++i) {
+      if (!shared[i]) suspects.push_back(original_passes[i]);
+    }
+    if (suspects.empty()) throw Failure{"--reduce-reference runs every pass the pipeline runs: there is no suspect"};
+  }
+  std::error_code error;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (error) throw Failure{fmt::format("cannot find this program to run it: {}", error.message())};
+
+  const TemporaryDirectory dir("passline-reduce");
+  const std::string extension = std::filesystem::path(flags.input).extension().string();
+  const std::filesystem::path candidate_file = dir.path() / ("try" + extension);
+  const std::filesystem::path out_file = dir.path() / "out";
+  const std::filesystem::path reference_out = dir.path() / "reference-out";
+
+  auto reproducer_text = [&](const std::string& candidate_pipeline, const IR& candidate) {
+    std::vector<std::string> words = steps.pipeline_args(candidate_pipeline);
+    std::string line = fmt::format("// {}", Reproducer::marker_of(tool));
+    for (const std::string& word : words) line += " " + support::shell_word(word);
+    if (!settings.empty()) line += " " + settings;
+    std::string text = line + "\n" + IRTraits<IR>::print(candidate);
+    if (!text.ends_with('\n')) text += '\n';
+    return text;
+  };
+  auto child_args = [&](const std::string& candidate_pipeline, const std::filesystem::path& out) {
+    std::vector<std::string> argv{self.string(), candidate_file.string()};
+    for (std::string& word : steps.pipeline_args(candidate_pipeline)) argv.push_back(std::move(word));
+    for (const std::string& word : setting_words) argv.push_back(word);
+    if (flags.context.threads) argv.push_back("--threads=" + *flags.context.threads);
+    if (flags.no_verify) argv.push_back("--no-verify");
+    if (oracle.symptom == rd::Symptom::verifier) argv.push_back("--verify-each");
+    argv.push_back("-o");
+    argv.push_back(out.string());
+    return argv;
+  };
+  auto write_candidate = [&](const std::string& candidate_pipeline, const IR& candidate) {
+    support::OutputFile file(candidate_file.string());
+    file.write(reproducer_text(candidate_pipeline, candidate));
+    file.commit();
+  };
+  auto read_file = [](const std::filesystem::path& path) {
+    try {
+      return read_input_text(path.string());
+    } catch (const Failure&) {
+      return std::string();
+    }
+  };
+  // A try: the candidate written, run, judged.
+  auto still_fails = [&](const std::string& candidate_pipeline, const IR& candidate) -> bool {
+    write_candidate(candidate_pipeline, candidate);
+    switch (oracle.symptom) {
+      case rd::Symptom::command: {
+        const rd::Exit exit = rd::run_child({"/bin/sh", "-c", oracle.command + " \"$1\"", "sh", candidate_file.string()},
+                                            oracle.limit_seconds, out_file);
+        return exit.kind == rd::Exit::Kind::exited && exit.code != 0;
+      }
+      case rd::Symptom::miscompile: {
+        const rd::Exit run = rd::run_child(child_args(candidate_pipeline, out_file), oracle.limit_seconds, out_file.string() + ".log");
+        if (run.kind != rd::Exit::Kind::exited || run.code != 0) return false;
+        const std::vector<rd::Step> planned = rd::split_pipeline(steps.expand_pipeline(candidate_pipeline, ctx));
+        std::vector<bool> reference_keep;
+        for (const std::string& pass : rd::pass_texts(planned)) {
+          reference_keep.push_back(std::ranges::find(suspects, pass) == suspects.end());
+        }
+        const rd::Exit ref = rd::run_child(child_args(rd::join_pipeline(planned, reference_keep), reference_out),
+                                           oracle.limit_seconds, reference_out.string() + ".log");
+        if (ref.kind != rd::Exit::Kind::exited || ref.code != 0) return false;
+        return read_file(out_file) != read_file(reference_out);
+      }
+      default: return oracle.shows(rd::run_child(child_args(candidate_pipeline, out_file), oracle.limit_seconds, out_file.string() + ".log"));
+    }
+  };
+
+  rd::catch_interrupts();
+  // The run as given: it must fail, and how it fails is what the tries must show.
+  write_candidate(original, ir);
+  {
+    const rd::Exit first = rd::run_child(child_args(original, out_file), oracle.limit_seconds, out_file.string() + ".log");
+    if (oracle.symptom != rd::Symptom::miscompile && oracle.symptom != rd::Symptom::command) {
+      try {
+        oracle = rd::classify(first, oracle, symptom_given);
+      } catch (const std::runtime_error& e) {
+        throw Failure{e.what()};
+      }
+    } else if (!still_fails(original, ir)) {
+      throw Failure{fmt::format("the run does not fail as --reduce={} asks ({})", rd::symptom_name(oracle.symptom),
+                                oracle.describe())};
+    }
+  }
+  fmt::print(stderr, "{}: reduce: what still fails: {}\n", tool, oracle.describe());
+  const bool to_file = flags.output != "-";
+  auto write_best = [&](const std::string& best_pipeline, const IR& best) {
+    if (!to_file) return;
+    support::OutputFile output(flags.output);
+    output.write(reproducer_text(best_pipeline, best));
+    output.commit();
+  };
+  write_best(original, ir);
+  rd::Progress progress{std::string(tool)};
+  rd::Reduced<IR> reduced = rd::reduce<IR>(original, std::move(ir), still_fails, write_best, progress);
+  const std::string text = reproducer_text(reduced.pipeline, reduced.ir);
+  if (to_file) {
+    write_best(reduced.pipeline, reduced.ir);
+  } else {
+    print_out(text);
+  }
+  const rd::Record& first = reduced.records.front();
+  const rd::Record& last = reduced.records.back();
+  fmt::print(stderr, "{}: reduce: {} {} -> {} passes, {} -> {} operations, {} runs, {:.1f} s{}\n", tool,
+             reduced.interrupted ? "interrupted, the best so far:" : "done:", first.passes, last.passes, first.size,
+             last.size, reduced.runs, last.seconds, to_file ? fmt::format("; replay: {} --run-reproducer {}", tool, support::shell_word(flags.output)) : "");
+  return reduced.interrupted ? 130 : 0;
+}
 
 /// The one run of every driver, from its parsed flags: the listings, the
 /// pipeline and its printing, the context (gating, config, diagnostics,
@@ -674,6 +929,13 @@ int drive(const RunFlags& flags, std::string_view tool, const DriverSteps<IR>& s
   if (flags.print_pipeline == "expanded") return print_out(plan_text(pipeline.plan(ctx))), 0;
   if (steps.say_skipped) say_what_is_skipped(pipeline, ctx, tool);
   set_config(ctx, flags.context);
+  if (!flags.reduce.symptom.empty()) {
+    if constexpr (passline::reduce::Reducible<IR>) {
+      return reduce_run(flags, tool, steps, pipeline, ctx);
+    } else {
+      throw Failure{"--reduce: this driver's IR gives the reducer nothing to shrink it with"};
+    }
+  }
   if (steps.configure) steps.configure(ctx);
   print_diagnostics(ctx, std::string(tool));
   std::shared_ptr<PassTimings> timings;

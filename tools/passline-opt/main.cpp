@@ -22,6 +22,7 @@ import passline.support;
 import passline.instruments;
 import passline.ir;
 import passline.ir.passes;
+import passline.ir.reduce;
 import passline.pipelines;
 import passline.driver;
 
@@ -109,6 +110,18 @@ int run(const Options& options) {
     passline::driver::timed(run.timings, "Print output", [&] { write_output(output, module, threads); });
     return 0;
   };
+  steps.expand_pipeline = [](const std::string& text, const passline::PassContext& ctx) {
+    std::string passes;
+    for (const passline::PlannedStep& step : passline::parse_pipeline(text, passline::pipelines::registry()).plan(ctx)) {
+      // The required passes too, so that one may stay where its user goes;
+      // where one goes and its user stays, planning puts it back.
+      if (step.pipeline) continue;
+      passes += (passes.empty() ? "" : ",") + step.pass;
+    }
+    return passes;
+  };
+  steps.pipeline_args = [](const std::string& pipeline) { return std::vector<std::string>{"--passes=" + pipeline}; };
+  steps.parse = [](const std::string& text, const std::string& name) { return passline::ir::parse(text, name); };
   return passline::driver::drive(options, "passline-opt", steps);
 }
 

@@ -1,0 +1,313 @@
+// passline.reduce: from a failing run to the smallest run that still fails.
+//
+// A failing run is a pipeline, an input and what "still failing" means (an
+// Oracle: the same pass fails, with a message matching a pattern; a crash by
+// the same signal; a hang past a time limit; a verifier failure after the
+// same pass; output that differs from a reference pipeline's; a command that
+// says so). `reduce` shrinks it in a fixed order, each step by delta
+// debugging (chunks of halving size removed while the run still fails):
+//
+//   1. the pipeline: its passes (the steps of its plan, nested pipelines
+//      opened), dropped; the required passes are not among them, since
+//      planning puts them back where they are needed;
+//   2. the IR's functions: emptied (the smallest valid body), then dropped;
+//   3. the IR's own simplifications inside functions (ReduceTraits<IR>);
+//
+// and repeats until a round changes nothing. Every candidate is judged by
+// the caller's test, which runs it in a child process (`run_child`) with a
+// time limit: a candidate that crashes or hangs is a result, not the
+// reducer's end. Candidates are tried one at a time in the same order on
+// any machine, so the result does not depend on the threads the runs use.
+module;
+
+#include <chrono>
+#include <concepts>
+#include <cstddef>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <regex>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+export module passline.reduce;
+
+export namespace passline::reduce {
+
+// -- Pipeline text as a tree ---------------------------------------------------
+
+/// One element of pipeline text: a pass with its options (`cse`,
+/// `Inline{max-size=20}`), or a nested pipeline (`func.func(...)`,
+/// `seq(...)`) whose head is the text before its `(`.
+struct Step {
+  std::string text;
+  bool nested = false;
+  std::vector<Step> inner;
+};
+
+/// The elements of pipeline text (MLIR's and passline's grammar: `,` between
+/// elements, `{...}` options, `(...)` nested pipelines). Text it cannot read
+/// (unbalanced brackets) is one pass: the tool that runs it says what is wrong.
+std::vector<Step> split_pipeline(std::string_view text);
+
+/// How many passes (not nested pipelines) `steps` hold.
+std::size_t pass_count(const std::vector<Step>& steps);
+
+/// The pipeline text of `steps` with only the passes `keep` keeps (by
+/// position among the passes, in order); a nested pipeline none of whose
+/// passes are kept goes too.
+std::string join_pipeline(const std::vector<Step>& steps, const std::vector<bool>& keep);
+
+/// The passes of `steps`, in order.
+std::vector<std::string> pass_texts(const std::vector<Step>& steps);
+
+// -- Delta debugging -----------------------------------------------------------
+
+/// The items of `keep` (true: kept) that can go while `still_fails` holds:
+/// chunks of half the kept items, then a quarter, ... then one at a time,
+/// each removed if the run without it still fails, in order; the single
+/// items again until none goes. Stops early when `stop` says so. Returns
+/// the items kept.
+std::vector<bool> delta(std::vector<bool> keep, const std::function<bool(const std::vector<bool>&)>& still_fails,
+                        const std::function<bool()>& stop);
+
+// -- Child processes -----------------------------------------------------------
+
+/// How a child process ended.
+struct Exit {
+  enum class Kind { exited, signaled, timed_out, interrupted };
+  Kind kind = Kind::exited;
+  int code = 0;    // exited
+  int signal = 0;  // signaled
+  double seconds = 0;
+  std::string err;  // its standard error, up to a bound
+  std::string describe() const;
+};
+
+/// Runs `argv` (argv[0] a path) with stdin from /dev/null, stdout to
+/// `out_file`, stderr captured, in a process group of its own, without core
+/// dumps; kills the group past `limit_seconds` (then `timed_out`) or when an
+/// interrupt came (`interrupted`).
+Exit run_child(const std::vector<std::string>& argv, double limit_seconds, const std::filesystem::path& out_file);
+
+/// From now on SIGINT and SIGTERM end the reduction after the run under
+/// way (killed), which keeps its best result, instead of the process.
+void catch_interrupts();
+bool interrupted();
+
+// -- What still failing means --------------------------------------------------
+
+enum class Symptom { error, crash, hang, verifier, miscompile, command };
+std::string_view symptom_name(Symptom symptom);
+std::optional<Symptom> symptom_named(std::string_view name);
+
+/// What a candidate run must show to count as still failing.
+struct Oracle {
+  Symptom symptom = Symptom::error;
+  /// error, verifier: the pass named as failing (any, if empty).
+  std::string pass;
+  /// error, verifier, crash: a pattern the standard error must match (ECMAScript regex).
+  std::string match;
+  /// crash: the signal (any, if 0).
+  int signal = 0;
+  /// Seconds before a run is killed: for hang, the limit that makes it one.
+  double limit_seconds = 10;
+  /// miscompile: the reference pipeline's text.
+  std::string reference;
+  /// command: run with the candidate reproducer's path added; a nonzero
+  /// exit says it still fails (as mlir-reduce's test scripts do).
+  std::string command;
+
+  /// Whether `exit` shows the symptom (miscompile and command are judged by their callers).
+  bool shows(const Exit& exit) const;
+  /// One line: `pass 'X' fails matching /re/`, `a crash by SIGSEGV`...
+  std::string describe() const;
+};
+
+/// The pass a tool's standard error names as failing (`pass 'X' failed`),
+/// or as leaving the IR broken (`broken after pass 'X'`); empty if none.
+std::string failing_pass(std::string_view err, Symptom symptom);
+
+/// The oracle of a run that failed as `exit` says, left open where the
+/// user did not say (`given`): the symptom it shows, the pass it names, the
+/// signal. Fails with a message when the run does not fail at all.
+Oracle classify(const Exit& exit, Oracle given, bool symptom_given);
+
+// -- The reducer ---------------------------------------------------------------
+
+/// What an IR gives the reducer. Specialise it for an IR:
+///   static std::size_t size(const IR&);            // its operations
+///   static std::size_t function_count(const IR&);
+///   static std::optional<IR> keep_functions(const IR&, const std::vector<bool>& keep);
+///   static std::optional<IR> empty_functions(const IR&, const std::vector<bool>& empty);
+///   static IR simplify(const IR&, const Still<IR>& still_fails, const Stop& stop);
+/// Each gives nothing for a candidate that is not valid IR (a call of a
+/// function dropped), which is then never run. `simplify` is the IR's own
+/// step inside functions: candidate simplifications, each valid IR, kept
+/// while `still_fails` holds.
+template <class IR>
+struct ReduceTraits;
+
+using Stop = std::function<bool()>;
+template <class IR>
+using Still = std::function<bool(const IR&)>;
+
+template <class IR>
+concept Reducible = requires(const IR& ir, const std::vector<bool>& mask, const Still<IR>& still, const Stop& stop) {
+  { ReduceTraits<IR>::size(ir) } -> std::convertible_to<std::size_t>;
+  { ReduceTraits<IR>::function_count(ir) } -> std::convertible_to<std::size_t>;
+  { ReduceTraits<IR>::keep_functions(ir, mask) } -> std::same_as<std::optional<IR>>;
+  { ReduceTraits<IR>::empty_functions(ir, mask) } -> std::same_as<std::optional<IR>>;
+  { ReduceTraits<IR>::simplify(ir, still, stop) } -> std::same_as<IR>;
+};
+
+/// One line of the reduction's record: after a step, the sizes.
+struct Record {
+  std::string step;  // "input", "pipeline", "functions dropped", ...
+  std::size_t passes = 0;
+  std::size_t size = 0;
+  std::size_t runs = 0;
+  double seconds = 0;
+};
+
+/// Says on stderr how the reduction goes, a line per step (on a terminal,
+/// the line of the step under way is rewritten as it goes).
+class Progress {
+ public:
+  explicit Progress(std::string tool, bool quiet = false);
+  void step(const Record& record, bool done);
+  void end();
+
+ private:
+  std::string tool_;
+  bool quiet_;
+  bool terminal_;
+  bool open_ = false;
+};
+
+template <class IR>
+struct Reduced {
+  std::string pipeline;
+  IR ir;
+  std::vector<Record> records;
+  std::size_t runs = 0;
+  bool interrupted = false;
+};
+
+/// Reduces the failing run of `pipeline` on `ir`: `still_fails(pipeline,
+/// ir)` judges a candidate (true: it fails as the oracle says);
+/// `improved` is told each smaller run found, so that the best so far is
+/// kept if the reduction is interrupted.
+template <Reducible IR>
+Reduced<IR> reduce(std::string pipeline, IR ir,
+                   const std::function<bool(const std::string& pipeline, const IR& ir)>& still_fails,
+                   const std::function<void(const std::string& pipeline, const IR& ir)>& improved, Progress& progress) {
+  using Traits = ReduceTraits<IR>;
+  Reduced<IR> out{.pipeline = std::move(pipeline), .ir = std::move(ir), .records = {}, .runs = 0, .interrupted = false};
+  const auto start = std::chrono::steady_clock::now();
+  auto record = [&](std::string step, bool done) {
+    Record r{.step = std::move(step),
+             .passes = pass_count(split_pipeline(out.pipeline)),
+             .size = Traits::size(out.ir),
+             .runs = out.runs,
+             .seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()};
+    progress.step(r, done);
+    if (done) out.records.push_back(std::move(r));
+  };
+  const Stop stop = [] { return interrupted(); };
+  // Every judged candidate; a smaller one that fails becomes the best.
+  auto judge = [&](const std::string& candidate_pipeline, const IR& candidate, const std::string& step) {
+    if (stop()) return false;
+    ++out.runs;
+    const bool fails = still_fails(candidate_pipeline, candidate);
+    if (out.runs % 8 == 0) record(step, false);
+    return fails && !stop();
+  };
+  auto accept = [&](std::string candidate_pipeline, IR candidate) {
+    out.pipeline = std::move(candidate_pipeline);
+    out.ir = std::move(candidate);
+    improved(out.pipeline, out.ir);
+  };
+  record("input", true);
+
+  auto reduce_pipeline = [&] {
+    const std::vector<Step> steps = split_pipeline(out.pipeline);
+    std::vector<bool> all(pass_count(steps), true);
+    const std::vector<bool> kept = delta(
+        all, [&](const std::vector<bool>& keep) { return judge(join_pipeline(steps, keep), out.ir, "pipeline"); }, stop);
+    if (kept != all) accept(join_pipeline(steps, kept), out.ir);
+    record("pipeline", true);
+    return kept != all;
+  };
+  // Emptied first: an emptied function calls nothing, so that dropping
+  // it after cannot leave a call to a function that is gone.
+  auto reduce_functions = [&] {
+    bool changed = false;
+    {
+      // `keep` here: the functions left as they are; the others are emptied.
+      auto emptied = [&](const std::vector<bool>& keep) {
+        std::vector<bool> empty(keep.size());
+        for (std::size_t i = 0; i < keep.size(); ++i) empty[i] = !keep[i];
+        return Traits::empty_functions(out.ir, empty);
+      };
+      std::vector<bool> all(Traits::function_count(out.ir), true);
+      const std::vector<bool> kept = delta(
+          all,
+          [&](const std::vector<bool>& keep) {
+            const std::optional<IR> candidate = emptied(keep);
+            return candidate && judge(out.pipeline, *candidate, "functions emptied");
+          },
+          stop);
+      if (kept != all) {
+        if (std::optional<IR> candidate = emptied(kept)) {
+          accept(out.pipeline, std::move(*candidate));
+          changed = true;
+        }
+      }
+      record("functions emptied", true);
+    }
+    {
+      std::vector<bool> all(Traits::function_count(out.ir), true);
+      const std::vector<bool> kept = delta(
+          all,
+          [&](const std::vector<bool>& keep) {
+            const std::optional<IR> candidate = Traits::keep_functions(out.ir, keep);
+            return candidate && judge(out.pipeline, *candidate, "functions dropped");
+          },
+          stop);
+      if (kept != all) {
+        if (std::optional<IR> candidate = Traits::keep_functions(out.ir, kept)) {
+          accept(out.pipeline, std::move(*candidate));
+          changed = true;
+        }
+      }
+      record("functions dropped", true);
+    }
+    return changed;
+  };
+  auto simplify = [&] {
+    const std::size_t before = Traits::size(out.ir);
+    IR simpler = Traits::simplify(
+        out.ir, [&](const IR& candidate) { return judge(out.pipeline, candidate, "inside functions"); }, stop);
+    const bool changed = Traits::size(simpler) < before;
+    if (changed) accept(out.pipeline, std::move(simpler));
+    record("inside functions", true);
+    return changed;
+  };
+
+  // A round of each; again while a round makes the run smaller (a shorter
+  // pipeline may let more IR go, and smaller IR more passes).
+  for (int round = 0; round < 8 && !stop(); ++round) {
+    bool changed = reduce_pipeline();
+    if (!stop()) changed = reduce_functions() || changed;
+    if (!stop()) changed = simplify() || changed;
+    if (!changed) break;
+  }
+  out.interrupted = stop();
+  progress.end();
+  return out;
+}
+
+}  // namespace passline::reduce
