@@ -186,7 +186,7 @@ struct passline::reduce::ReduceTraits<passline::ir::Module> {
   }
 
   /// Every simplification inside functions, in order, kept while `still_fails` holds; again while a round changes something.
-  static Module simplify(const Module& input, const Still<Module>& still_fails, const Stop& stop) {
+  static Module simplify(const Module& input, const Judge<Module>& judge, const Stop& stop) {
     using namespace passline::ir;
     Module best = input;
     for (int round = 0; round < 4 && !stop(); ++round) {
@@ -224,7 +224,7 @@ struct passline::reduce::ReduceTraits<passline::ir::Module> {
             std::vector<bool>(sites.size(), true),
             [&](const std::vector<bool>& keep) {
               const std::optional<Module> c = candidate(keep);
-              return c && ReduceTraits::size(*c) < ReduceTraits::size(best) && still_fails(*c);
+              return c && ReduceTraits::size(*c) < ReduceTraits::size(best) && judge.still(*c);
             },
             stop);
         if (std::optional<Module> c = candidate(kept); c && ReduceTraits::size(*c) < ReduceTraits::size(best)) {

@@ -180,8 +180,15 @@ std::vector<bool> delta(std::vector<bool> keep, const std::function<bool(const s
 namespace {
 
 std::atomic<bool> interrupt_flag{false};
+char stop_path[4096] = {};
 
-extern "C" void on_interrupt(int) { interrupt_flag.store(true); }
+extern "C" void on_interrupt(int) {
+  interrupt_flag.store(true);
+  if (stop_path[0] != 0) {
+    const int fd = ::open(stop_path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);  // async-signal-safe
+    if (fd >= 0) ::close(fd);
+  }
+}
 
 int pidfd_open(pid_t pid) { return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)); }
 
@@ -192,7 +199,8 @@ std::string signal_name(int signal) {
 
 }  // namespace
 
-void catch_interrupts() {
+void catch_interrupts(const std::string& stop_file) {
+  if (stop_file.size() < sizeof stop_path) std::memcpy(stop_path, stop_file.c_str(), stop_file.size() + 1);
   struct sigaction action {};
   action.sa_handler = on_interrupt;
   ::sigemptyset(&action.sa_mask);

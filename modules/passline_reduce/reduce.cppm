@@ -93,8 +93,10 @@ struct Exit {
 Exit run_child(const std::vector<std::string>& argv, double limit_seconds, const std::filesystem::path& out_file);
 
 /// From now on SIGINT and SIGTERM end the reduction after the run under
-/// way (killed), which keeps its best result, instead of the process.
-void catch_interrupts();
+/// way (killed), which keeps its best result, instead of the process; the
+/// signal also makes `stop_file` (unless empty), which tells the judges a
+/// reducer of the IR's own runs to judge nothing more.
+void catch_interrupts(const std::string& stop_file);
 bool interrupted();
 
 // -- What still failing means --------------------------------------------------
@@ -142,25 +144,38 @@ Oracle classify(const Exit& exit, Oracle given, bool symptom_given);
 ///   static std::size_t function_count(const IR&);
 ///   static std::optional<IR> keep_functions(const IR&, const std::vector<bool>& keep);
 ///   static std::optional<IR> empty_functions(const IR&, const std::vector<bool>& empty);
-///   static IR simplify(const IR&, const Still<IR>& still_fails, const Stop& stop);
+///   static IR simplify(const IR&, const Judge<IR>& judge, const Stop& stop);
 /// Each gives nothing for a candidate that is not valid IR (a call of a
 /// function dropped), which is then never run. `simplify` is the IR's own
 /// step inside functions: candidate simplifications, each valid IR, kept
-/// while `still_fails` holds.
+/// while the judge says the run still fails: `judge.still` in this
+/// process, or `judge.command()`, a command line to which a file of the
+/// candidate is added, which exits nonzero when it still fails (for an IR's
+/// reducer that runs a test script, as MLIR's reduction tree does).
 template <class IR>
 struct ReduceTraits;
 
 using Stop = std::function<bool()>;
 template <class IR>
 using Still = std::function<bool(const IR&)>;
+template <class IR>
+struct Judge {
+  Still<IR> still;
+  std::function<std::vector<std::string>()> command;
+};
+
+/// The tries that judges run outside this process made: how many so far.
+struct Outside {
+  std::function<std::size_t()> runs = [] { return std::size_t{0}; };
+};
 
 template <class IR>
-concept Reducible = requires(const IR& ir, const std::vector<bool>& mask, const Still<IR>& still, const Stop& stop) {
+concept Reducible = requires(const IR& ir, const std::vector<bool>& mask, const Judge<IR>& judge, const Stop& stop) {
   { ReduceTraits<IR>::size(ir) } -> std::convertible_to<std::size_t>;
   { ReduceTraits<IR>::function_count(ir) } -> std::convertible_to<std::size_t>;
   { ReduceTraits<IR>::keep_functions(ir, mask) } -> std::same_as<std::optional<IR>>;
   { ReduceTraits<IR>::empty_functions(ir, mask) } -> std::same_as<std::optional<IR>>;
-  { ReduceTraits<IR>::simplify(ir, still, stop) } -> std::same_as<IR>;
+  { ReduceTraits<IR>::simplify(ir, judge, stop) } -> std::same_as<IR>;
 };
 
 /// One line of the reduction's record: after a step, the sizes.
@@ -199,19 +214,25 @@ struct Reduced {
 /// Reduces the failing run of `pipeline` on `ir`: `still_fails(pipeline,
 /// ir)` judges a candidate (true: it fails as the oracle says);
 /// `improved` is told each smaller run found, so that the best so far is
-/// kept if the reduction is interrupted.
+/// kept if the reduction is interrupted; `judge_command(pipeline)` is the
+/// command that judges a candidate IR under `pipeline` outside this
+/// process, whose tries `outside` counts.
 template <Reducible IR>
 Reduced<IR> reduce(std::string pipeline, IR ir,
                    const std::function<bool(const std::string& pipeline, const IR& ir)>& still_fails,
-                   const std::function<void(const std::string& pipeline, const IR& ir)>& improved, Progress& progress) {
+                   const std::function<void(const std::string& pipeline, const IR& ir)>& improved, Progress& progress,
+                   const std::function<std::vector<std::string>(const std::string& pipeline)>& judge_command,
+                   const Outside& outside = {}) {
   using Traits = ReduceTraits<IR>;
   Reduced<IR> out{.pipeline = std::move(pipeline), .ir = std::move(ir), .records = {}, .runs = 0, .interrupted = false};
   const auto start = std::chrono::steady_clock::now();
+  const std::size_t outside_before = outside.runs();
+  auto runs = [&] { return out.runs + (outside.runs() - outside_before); };
   auto record = [&](std::string step, bool done) {
     Record r{.step = std::move(step),
              .passes = pass_count(split_pipeline(out.pipeline)),
              .size = Traits::size(out.ir),
-             .runs = out.runs,
+             .runs = runs(),
              .seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()};
     progress.step(r, done);
     if (done) out.records.push_back(std::move(r));
@@ -289,8 +310,9 @@ Reduced<IR> reduce(std::string pipeline, IR ir,
   };
   auto simplify = [&] {
     const std::size_t before = Traits::size(out.ir);
-    IR simpler = Traits::simplify(
-        out.ir, [&](const IR& candidate) { return judge(out.pipeline, candidate, "inside functions"); }, stop);
+    const Judge<IR> inside{.still = [&](const IR& candidate) { return judge(out.pipeline, candidate, "inside functions"); },
+                           .command = [&] { return judge_command(out.pipeline); }};
+    IR simpler = Traits::simplify(out.ir, inside, stop);
     const bool changed = Traits::size(simpler) < before;
     if (changed) accept(out.pipeline, std::move(simpler));
     record("inside functions", true);
@@ -306,6 +328,7 @@ Reduced<IR> reduce(std::string pipeline, IR ir,
     if (!changed) break;
   }
   out.interrupted = stop();
+  out.runs = runs();
   progress.end();
   return out;
 }

@@ -102,6 +102,12 @@ struct ReduceFlags {
   double timeout = 10;
   std::string reference;
   std::string command;
+  // What a reduction hands the judges it runs (reduce.inc), not for users:
+  std::string judge;       // a file of the words of a judge's command line: judge the input, exit 1 if it still fails
+  std::string pass;        // the pass the failure names
+  int signal = 0;          // the signal of the crash
+  std::string count_file;  // a byte appended per try
+  std::string stop_file;   // if it exists, judge nothing
 };
 
 /// The flags of every driver; a driver's own options add to them.
@@ -454,6 +460,12 @@ void add_reduce_flags(CLI::App& app, ReduceFlags& flags) {
                  "nonzero exit says the try still fails (as mlir-reduce's test scripts), e.g. "
                  "--reduce-command='./still-fails.sh'")
       ->option_text("CMD")->group("Reduction");
+  // A reduction's own judges (reduce.inc): hidden from --help.
+  app.add_option("--reduce-judge", flags.judge)->group("");
+  app.add_option("--reduce-pass", flags.pass)->group("");
+  app.add_option("--reduce-signal", flags.signal)->group("");
+  app.add_option("--reduce-count", flags.count_file)->group("");
+  app.add_option("--reduce-stop", flags.stop_file)->group("");
 }
 
 /// Declares the flags of `flags` on `app`, in the order --help lists them:
@@ -479,6 +491,23 @@ void add_run_flags(CLI::App& app, RunFlags& flags, const IRWords& words, const R
   add_reduce_flags(app, flags.reduce);
 }
 
+/// The words of a judge's command line (reduce.inc), from its file: each ends in a NUL.
+std::vector<std::string> judge_words(const std::string& file) {
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{open_to_read(file)};
+  const std::string text = read_all(closer.fd, file);
+  std::vector<std::string> words;
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t end = text.find('\0', at);
+    if (end == std::string::npos) break;
+    words.push_back(text.substr(at, end - at));
+    at = end + 1;
+  }
+  return words;
+}
+
 /// Reads the command line into `app`'s flags and, with --run-reproducer,
 /// the run its file describes: its IR, through the pipeline flags of its
 /// replay line (`add_pipeline_flags`). `own_pipeline_flags_given`: whether
@@ -490,6 +519,15 @@ std::optional<int> parse_command_line(CLI::App& app, RunFlags& flags, int argc, 
                                       const std::function<bool()>& own_pipeline_flags_given = {}) {
   try {
     app.parse(cli_words(app, std::vector<std::string>(argv + 1, argv + argc)));
+    if (!flags.reduce.judge.empty()) {
+      // A judge of a reduction: the flags of the run are in the file, the try is the input.
+      std::vector<std::string> words = judge_words(flags.reduce.judge);
+      words.push_back(flags.input);
+      words.push_back("--reduce-judge=" + flags.reduce.judge);
+      app.clear();
+      app.parse(cli_words(app, std::move(words)));
+      return std::nullopt;
+    }
     if (flags.run_reproducer.empty()) return std::nullopt;
     // --threads may be given: a replay is the same on any number.
     const bool given = flags.input != "-" || flags.passes || flags.context.gives_pipeline() ||
@@ -731,174 +769,7 @@ class TemporaryDirectory {
   std::filesystem::path path_;
 };
 
-/// Which passes of `original` (pipeline text) `candidate` keeps: `candidate`
-/// is `original` with passes dropped, matched in order.
-std::vector<bool> kept_passes(const std::vector<std::string>& original, const std::vector<std::string>& candidate) {
-  std::vector<bool> keep(original.size(), false);
-  std::size_t at = 0;
-  for (const std::string& pass : candidate) {
-    while (at < original.size() && original[at] != pass) ++at;
-    if (at == original.size()) break;
-    keep[at++] = true;
-  }
-  return keep;
-}
-
-/// --reduce: reduces the run the flags describe (passline.reduce), each try
-/// run by this program in a child process; writes the reproducer to -o as
-/// it improves, so that an interrupt keeps the best. The exit code.
-template <class IR>
-int reduce_run(const RunFlags& flags, std::string_view tool, const DriverSteps<IR>& steps, const Pass<IR>& pipeline,
-               PassContext& ctx) {
-  namespace rd = passline::reduce;
-  if (!steps.expand_pipeline || !steps.pipeline_args || !steps.parse) throw Failure{"this driver cannot --reduce"};
-  const ReduceFlags& asked = flags.reduce;
-  rd::Oracle oracle;
-  oracle.match = asked.match;
-  oracle.limit_seconds = asked.timeout;
-  oracle.reference = asked.reference;
-  oracle.command = asked.command;
-  const bool symptom_given = asked.symptom != "auto";
-  if (symptom_given) oracle.symptom = *rd::symptom_named(asked.symptom);
-  if (oracle.symptom == rd::Symptom::miscompile && asked.reference.empty()) {
-    throw Failure{"--reduce=miscompile needs --reduce-reference=PIPELINE, the pipeline whose output is right"};
-  }
-  if (oracle.symptom == rd::Symptom::command && asked.command.empty()) {
-    throw Failure{"--reduce=command needs --reduce-command=CMD"};
-  }
-  if (!asked.reference.empty() && oracle.symptom != rd::Symptom::miscompile) {
-    throw Failure{"--reduce-reference is for --reduce=miscompile"};
-  }
-  if (!asked.command.empty() && oracle.symptom != rd::Symptom::command) {
-    throw Failure{"--reduce-command is for --reduce=command"};
-  }
-  const std::string input_name = flags.input == "-" ? "<stdin>" : flags.input;
-  const std::string input_text = flags.reproducer_text ? *flags.reproducer_text : read_input_text(flags.input);
-  IR ir = steps.parse(input_text, input_name);
-  const std::string settings = reproducer_settings(flags.context, ctx.opt_level);
-  const std::vector<std::string> setting_words = support::shell_words(settings);
-  const std::string original = steps.expand_pipeline(pipeline.text(), ctx);
-  const std::vector<std::string> original_passes = rd::pass_texts(rd::split_pipeline(original));
-  // --reduce=miscompile: the passes of the pipeline that the reference
-  // lacks (matched in order) are the suspects; a try's reference is its own
-  // plan (required passes written out) without them.
-  std::vector<std::string> suspects;
-  if (!asked.reference.empty()) {
-    const std::vector<bool> shared =
-        kept_passes(original_passes, rd::pass_texts(rd::split_pipeline(steps.expand_pipeline(asked.reference, ctx))));
-    for (std::size_t i = 0; i < original_passes.size(); ++i) {
-      if (!shared[i]) suspects.push_back(original_passes[i]);
-    }
-    if (suspects.empty()) throw Failure{"--reduce-reference runs every pass the pipeline runs: there is no suspect"};
-  }
-  std::error_code error;
-  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
-  if (error) throw Failure{fmt::format("cannot find this program to run it: {}", error.message())};
-
-  const TemporaryDirectory dir("passline-reduce");
-  const std::string extension = std::filesystem::path(flags.input).extension().string();
-  const std::filesystem::path candidate_file = dir.path() / ("try" + extension);
-  const std::filesystem::path out_file = dir.path() / "out";
-  const std::filesystem::path reference_out = dir.path() / "reference-out";
-
-  auto reproducer_text = [&](const std::string& candidate_pipeline, const IR& candidate) {
-    std::vector<std::string> words = steps.pipeline_args(candidate_pipeline);
-    std::string line = fmt::format("// {}", Reproducer::marker_of(tool));
-    for (const std::string& word : words) line += " " + support::shell_word(word);
-    if (!settings.empty()) line += " " + settings;
-    std::string text = line + "\n" + IRTraits<IR>::print(candidate);
-    if (!text.ends_with('\n')) text += '\n';
-    return text;
-  };
-  auto child_args = [&](const std::string& candidate_pipeline, const std::filesystem::path& out) {
-    std::vector<std::string> argv{self.string(), candidate_file.string()};
-    for (std::string& word : steps.pipeline_args(candidate_pipeline)) argv.push_back(std::move(word));
-    for (const std::string& word : setting_words) argv.push_back(word);
-    if (flags.context.threads) argv.push_back("--threads=" + *flags.context.threads);
-    if (flags.no_verify) argv.push_back("--no-verify");
-    if (oracle.symptom == rd::Symptom::verifier) argv.push_back("--verify-each");
-    argv.push_back("-o");
-    argv.push_back(out.string());
-    return argv;
-  };
-  auto write_candidate = [&](const std::string& candidate_pipeline, const IR& candidate) {
-    support::OutputFile file(candidate_file.string());
-    file.write(reproducer_text(candidate_pipeline, candidate));
-    file.commit();
-  };
-  auto read_file = [](const std::filesystem::path& path) {
-    try {
-      return read_input_text(path.string());
-    } catch (const Failure&) {
-      return std::string();
-    }
-  };
-  // A try: the candidate written, run, judged.
-  auto still_fails = [&](const std::string& candidate_pipeline, const IR& candidate) -> bool {
-    write_candidate(candidate_pipeline, candidate);
-    switch (oracle.symptom) {
-      case rd::Symptom::command: {
-        const rd::Exit exit = rd::run_child({"/bin/sh", "-c", oracle.command + " \"$1\"", "sh", candidate_file.string()},
-                                            oracle.limit_seconds, out_file);
-        return exit.kind == rd::Exit::Kind::exited && exit.code != 0;
-      }
-      case rd::Symptom::miscompile: {
-        const rd::Exit run = rd::run_child(child_args(candidate_pipeline, out_file), oracle.limit_seconds, out_file.string() + ".log");
-        if (run.kind != rd::Exit::Kind::exited || run.code != 0) return false;
-        const std::vector<rd::Step> planned = rd::split_pipeline(steps.expand_pipeline(candidate_pipeline, ctx));
-        std::vector<bool> reference_keep;
-        for (const std::string& pass : rd::pass_texts(planned)) {
-          reference_keep.push_back(std::ranges::find(suspects, pass) == suspects.end());
-        }
-        const rd::Exit ref = rd::run_child(child_args(rd::join_pipeline(planned, reference_keep), reference_out),
-                                           oracle.limit_seconds, reference_out.string() + ".log");
-        if (ref.kind != rd::Exit::Kind::exited || ref.code != 0) return false;
-        return read_file(out_file) != read_file(reference_out);
-      }
-      default: return oracle.shows(rd::run_child(child_args(candidate_pipeline, out_file), oracle.limit_seconds, out_file.string() + ".log"));
-    }
-  };
-
-  rd::catch_interrupts();
-  // The run as given: it must fail, and how it fails is what the tries must show.
-  write_candidate(original, ir);
-  {
-    const rd::Exit first = rd::run_child(child_args(original, out_file), oracle.limit_seconds, out_file.string() + ".log");
-    if (oracle.symptom != rd::Symptom::miscompile && oracle.symptom != rd::Symptom::command) {
-      try {
-        oracle = rd::classify(first, oracle, symptom_given);
-      } catch (const std::runtime_error& e) {
-        throw Failure{e.what()};
-      }
-    } else if (!still_fails(original, ir)) {
-      throw Failure{fmt::format("the run does not fail as --reduce={} asks ({})", rd::symptom_name(oracle.symptom),
-                                oracle.describe())};
-    }
-  }
-  fmt::print(stderr, "{}: reduce: what still fails: {}\n", tool, oracle.describe());
-  const bool to_file = flags.output != "-";
-  auto write_best = [&](const std::string& best_pipeline, const IR& best) {
-    if (!to_file) return;
-    support::OutputFile output(flags.output);
-    output.write(reproducer_text(best_pipeline, best));
-    output.commit();
-  };
-  write_best(original, ir);
-  rd::Progress progress{std::string(tool)};
-  rd::Reduced<IR> reduced = rd::reduce<IR>(original, std::move(ir), still_fails, write_best, progress);
-  const std::string text = reproducer_text(reduced.pipeline, reduced.ir);
-  if (to_file) {
-    write_best(reduced.pipeline, reduced.ir);
-  } else {
-    print_out(text);
-  }
-  const rd::Record& first = reduced.records.front();
-  const rd::Record& last = reduced.records.back();
-  fmt::print(stderr, "{}: reduce: {} {} -> {} passes, {} -> {} operations, {} runs, {:.1f} s{}\n", tool,
-             reduced.interrupted ? "interrupted, the best so far:" : "done:", first.passes, last.passes, first.size,
-             last.size, reduced.runs, last.seconds, to_file ? fmt::format("; replay: {} --run-reproducer {}", tool, support::shell_word(flags.output)) : "");
-  return reduced.interrupted ? 130 : 0;
-}
+#include "reduce.inc"
 
 /// The one run of every driver, from its parsed flags: the listings, the
 /// pipeline and its printing, the context (gating, config, diagnostics,
@@ -931,6 +802,7 @@ int drive(const RunFlags& flags, std::string_view tool, const DriverSteps<IR>& s
   set_config(ctx, flags.context);
   if (!flags.reduce.symptom.empty()) {
     if constexpr (passline::reduce::Reducible<IR>) {
+      if (!flags.reduce.judge.empty()) return judge_try(flags, tool, steps, pipeline, ctx);
       return reduce_run(flags, tool, steps, pipeline, ctx);
     } else {
       throw Failure{"--reduce: this driver's IR gives the reducer nothing to shrink it with"};
