@@ -151,7 +151,11 @@ Oracle classify(const Exit& exit, Oracle given, bool symptom_given);
 /// while the judge says the run still fails: `judge.still` in this
 /// process, or `judge.command()`, a command line to which a file of the
 /// candidate is added, which exits nonzero when it still fails (for an IR's
-/// reducer that runs a test script, as MLIR's reduction tree does).
+/// reducer that runs a test script, as MLIR's reduction tree does). An IR
+/// whose reducer may crash runs it through `judge.in_child` (the IR's text
+/// in, the smaller IR's text out, or nothing if that process failed),
+/// which runs `simplify` again in a child process, there with `in_child`
+/// empty.
 template <class IR>
 struct ReduceTraits;
 
@@ -162,10 +166,15 @@ template <class IR>
 struct Judge {
   Still<IR> still;
   std::function<std::vector<std::string>()> command;
+  std::function<std::optional<std::string>(const std::string& ir)> in_child;
 };
 
-/// The tries that judges run outside this process made: how many so far.
+/// What a reduction does outside this process, for an IR's reducer that
+/// needs it (see Judge): the judge's command line under a pipeline; the
+/// IR's `simplify` in a child process; how many tries the judges ran.
 struct Outside {
+  std::function<std::vector<std::string>(const std::string& pipeline)> command;
+  std::function<std::optional<std::string>(const std::string& pipeline, const std::string& ir)> in_child;
   std::function<std::size_t()> runs = [] { return std::size_t{0}; };
 };
 
@@ -214,14 +223,12 @@ struct Reduced {
 /// Reduces the failing run of `pipeline` on `ir`: `still_fails(pipeline,
 /// ir)` judges a candidate (true: it fails as the oracle says);
 /// `improved` is told each smaller run found, so that the best so far is
-/// kept if the reduction is interrupted; `judge_command(pipeline)` is the
-/// command that judges a candidate IR under `pipeline` outside this
-/// process, whose tries `outside` counts.
+/// kept if the reduction is interrupted; `outside`, what is done outside
+/// this process.
 template <Reducible IR>
 Reduced<IR> reduce(std::string pipeline, IR ir,
                    const std::function<bool(const std::string& pipeline, const IR& ir)>& still_fails,
                    const std::function<void(const std::string& pipeline, const IR& ir)>& improved, Progress& progress,
-                   const std::function<std::vector<std::string>(const std::string& pipeline)>& judge_command,
                    const Outside& outside = {}) {
   using Traits = ReduceTraits<IR>;
   Reduced<IR> out{.pipeline = std::move(pipeline), .ir = std::move(ir), .records = {}, .runs = 0, .interrupted = false};
@@ -310,8 +317,12 @@ Reduced<IR> reduce(std::string pipeline, IR ir,
   };
   auto simplify = [&] {
     const std::size_t before = Traits::size(out.ir);
-    const Judge<IR> inside{.still = [&](const IR& candidate) { return judge(out.pipeline, candidate, "inside functions"); },
-                           .command = [&] { return judge_command(out.pipeline); }};
+    Judge<IR> inside{.still = [&](const IR& candidate) { return judge(out.pipeline, candidate, "inside functions"); },
+                     .command = [&] { return outside.command ? outside.command(out.pipeline) : std::vector<std::string>{}; },
+                     .in_child = {}};
+    if (outside.in_child) {
+      inside.in_child = [&](const std::string& text) { return outside.in_child(out.pipeline, text); };
+    }
     IR simpler = Traits::simplify(out.ir, inside, stop);
     const bool changed = Traits::size(simpler) < before;
     if (changed) accept(out.pipeline, std::move(simpler));

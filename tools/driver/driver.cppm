@@ -108,6 +108,7 @@ struct ReduceFlags {
   int signal = 0;          // the signal of the crash
   std::string count_file;  // a byte appended per try
   std::string stop_file;   // if it exists, judge nothing
+  std::string inside;      // the judge's file: run the IR's own reducer on the input, write what it leaves to -o
 };
 
 /// The flags of every driver; a driver's own options add to them.
@@ -466,6 +467,7 @@ void add_reduce_flags(CLI::App& app, ReduceFlags& flags) {
   app.add_option("--reduce-signal", flags.signal)->group("");
   app.add_option("--reduce-count", flags.count_file)->group("");
   app.add_option("--reduce-stop", flags.stop_file)->group("");
+  app.add_option("--reduce-inside", flags.inside)->group("");
 }
 
 /// Declares the flags of `flags` on `app`, in the order --help lists them:
@@ -800,8 +802,9 @@ int drive(const RunFlags& flags, std::string_view tool, const DriverSteps<IR>& s
   if (flags.print_pipeline == "expanded") return print_out(plan_text(pipeline.plan(ctx))), 0;
   if (steps.say_skipped) say_what_is_skipped(pipeline, ctx, tool);
   set_config(ctx, flags.context);
-  if (!flags.reduce.symptom.empty()) {
+  if (!flags.reduce.symptom.empty() || !flags.reduce.inside.empty()) {
     if constexpr (passline::reduce::Reducible<IR>) {
+      if (!flags.reduce.inside.empty()) return reduce_inside(flags, steps);
       if (!flags.reduce.judge.empty()) return judge_try(flags, tool, steps, pipeline, ctx);
       return reduce_run(flags, tool, steps, pipeline, ctx);
     } else {

@@ -50,6 +50,7 @@ import passline;
 import passline.support;
 import passline.instruments;
 import passline.mlir;
+import passline.mlir.reduce;
 import passline.driver;
 
 namespace {
@@ -460,6 +461,26 @@ int run(Options& options, mlir::DialectRegistry& dialects) {
     }
     if (session.output) session.output->commit();
     return 0;
+  };
+  // --reduce: a pipeline's passes written out, MLIR's nests kept as MLIR's text.
+  steps.expand_pipeline = [](const std::string& text, const passline::PassContext& ctx) {
+    const passline::Pass<passline::mlir::Module> pass =
+        passline::mlir::is_mlir_pipeline(text) ? passline::mlir::parse_mlir_pipeline(text)
+        : text.find('(') != std::string::npos
+            ? passline::mlir::parse_mlir_pipeline("builtin.module(" + text + ")")
+            : passline::parse_pipeline(text, passline::mlir::registry());
+    std::string passes;
+    for (const passline::PlannedStep& step : pass.plan(ctx)) {
+      if (!step.pipeline) passes += (passes.empty() ? "" : ",") + step.pass;
+    }
+    return passes;
+  };
+  steps.pipeline_args = [](const std::string& pipeline) {
+    return std::vector<std::string>{pipeline.find('(') != std::string::npos ? "--passes=builtin.module(" + pipeline + ")"
+                                                                             : "--passes=" + pipeline};
+  };
+  steps.parse = [&](const std::string& text, const std::string& name) {
+    return passline::mlir::parse(text, name, *pipeline_context);
   };
   return passline::driver::drive(options, tool, steps);
 }
