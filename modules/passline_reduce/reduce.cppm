@@ -211,6 +211,13 @@ class Progress {
   bool open_ = false;
 };
 
+/// Which steps a reduction takes (all, unless told).
+struct Steps {
+  bool pipeline = true;
+  bool functions = true;
+  bool inside = true;
+};
+
 template <class IR>
 struct Reduced {
   std::string pipeline;
@@ -224,12 +231,12 @@ struct Reduced {
 /// ir)` judges a candidate (true: it fails as the oracle says);
 /// `improved` is told each smaller run found, so that the best so far is
 /// kept if the reduction is interrupted; `outside`, what is done outside
-/// this process.
+/// this process; `steps`, which steps to take.
 template <Reducible IR>
 Reduced<IR> reduce(std::string pipeline, IR ir,
                    const std::function<bool(const std::string& pipeline, const IR& ir)>& still_fails,
                    const std::function<void(const std::string& pipeline, const IR& ir)>& improved, Progress& progress,
-                   const Outside& outside = {}) {
+                   const Outside& outside = {}, const Steps& steps = {}) {
   using Traits = ReduceTraits<IR>;
   Reduced<IR> out{.pipeline = std::move(pipeline), .ir = std::move(ir), .records = {}, .runs = 0, .interrupted = false};
   const auto start = std::chrono::steady_clock::now();
@@ -333,9 +340,10 @@ Reduced<IR> reduce(std::string pipeline, IR ir,
   // A round of each; again while a round makes the run smaller (a shorter
   // pipeline may let more IR go, and smaller IR more passes).
   for (int round = 0; round < 8 && !stop(); ++round) {
-    bool changed = reduce_pipeline();
-    if (!stop()) changed = reduce_functions() || changed;
-    if (!stop()) changed = simplify() || changed;
+    bool changed = false;
+    if (steps.pipeline) changed = reduce_pipeline();
+    if (steps.functions && !stop()) changed = reduce_functions() || changed;
+    if (steps.inside && !stop()) changed = simplify() || changed;
     if (!changed) break;
   }
   out.interrupted = stop();

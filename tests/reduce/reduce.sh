@@ -67,6 +67,26 @@ for threads in 1 4; do
     fail "crash: replay on $threads threads: exit code $(cat "$work/crash.replay.code")"
 done
 
+# The report page shows the reduction: what still fails, the steps, the pipeline and reproducer left, the replay.
+reduce reported PlantedCrash "$work/big.ir" --report="$work/reduction.html"
+if grep -q '<section id="reduction">' "$work/reduction.html" &&
+   grep -q '<pre id="reduced-pipeline">PlantedCrash</pre>' "$work/reduction.html" &&
+   grep -q "<code id=\"replay\">passline-opt --run-reproducer $work/reported.ir</code>" "$work/reduction.html" &&
+   grep -q '<strong id="symptom">a crash by SIGABRT</strong>' "$work/reduction.html" &&
+   [[ "$(grep -c '<tr><td>' "$work/reduction.html")" -ge 5 ]]; then
+  ok "--report: the page shows the reduction"
+else
+  fail "--report: the page does not show the reduction"
+fi
+
+# Functions alone (what a reducer outside the pass manager gets): the pipeline stays whole, the result is larger.
+reduce functions PlantedCrash "$work/big.ir" --reduce-steps=functions
+functions_left=$(grep -c 'let ' "$work/functions.ir")
+head -1 "$work/functions.ir" | grep -q -- "--passes=InferType,Inline{max-size=32 max-growth=2},FoldConstant,.*,PlantedCrash,InferType," &&
+  [[ "$functions_left" -gt "$(grep -c 'let ' "$work/crash.ir")" ]] &&
+  ok "--reduce-steps=functions: the pipeline as it was, $functions_left lets left" ||
+  fail "--reduce-steps=functions: $(head -1 "$work/functions.ir"), $functions_left lets"
+
 # A pass that fails, with its message matched.
 reduce error PlantedFail "$work/big.ir" --reduce-match='mod by 7919'
 check_reduced error PlantedFail

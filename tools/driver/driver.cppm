@@ -102,6 +102,7 @@ struct ReduceFlags {
   double timeout = 10;
   std::string reference;
   std::string command;
+  std::vector<std::string> steps;  // empty: every step
   // What a reduction hands the judges it runs (reduce.inc), not for users:
   std::string judge;       // a file of the words of a judge's command line: judge the input, exit 1 if it still fails
   std::string pass;        // the pass the failure names
@@ -461,6 +462,12 @@ void add_reduce_flags(CLI::App& app, ReduceFlags& flags) {
                  "nonzero exit says the try still fails (as mlir-reduce's test scripts), e.g. "
                  "--reduce-command='./still-fails.sh'")
       ->option_text("CMD")->group("Reduction");
+  app.add_option("--reduce-steps", flags.steps,
+                 "with --reduce: the steps to take, of pipeline (drop passes), functions (empty, then drop them), "
+                 "inside (the IR's own simplifications in functions); all unless given, e.g. "
+                 "--reduce-steps=functions,inside to keep the pipeline as it is")
+      ->delimiter(',')->check(CLI::IsMember({"pipeline", "functions", "inside"}))->option_text("STEP,...")
+      ->group("Reduction");
   // A reduction's own judges (reduce.inc): hidden from --help.
   app.add_option("--reduce-judge", flags.judge)->group("");
   app.add_option("--reduce-pass", flags.pass)->group("");

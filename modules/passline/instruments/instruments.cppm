@@ -445,6 +445,26 @@ class Report final : public Instrument {
   /// The page as it stands (what exit_context writes).
   std::string html() const;
 
+  /// A reduction of a failing run (`--reduce`), which the page shows first:
+  /// what still fails, the sizes after each step, the pipeline and the
+  /// reproducer it left, and the line that replays it.
+  struct Reduction {
+    struct Step {
+      std::string name;
+      std::size_t passes = 0, size = 0, runs = 0;
+      double seconds = 0;
+    };
+    std::string symptom;
+    std::vector<Step> steps;
+    std::string pipeline;
+    std::string reproducer;
+    std::string replay;
+    bool interrupted = false;
+  };
+  /// Shows `reduction` on the page; a page may show a reduction and no run
+  /// (between enter_context and exit_context).
+  void show_reduction(Reduction reduction);
+
  private:
   struct State;
   std::filesystem::path file_;

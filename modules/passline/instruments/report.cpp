@@ -94,6 +94,7 @@ struct Report::State {
   std::shared_ptr<Diagnostics> diagnostics;
   std::optional<std::size_t> failed_step;
   std::string error, reproducer;
+  std::optional<Reduction> reduction;
 
   double since_start(Clock::time_point t) const {
     return std::chrono::duration<double, std::micro>(t - start).count();
@@ -169,6 +170,11 @@ void Report::enter_context() {
   state_ = std::make_unique<State>();
   state_->trace.enter_context();
   output_ = std::make_unique<support::OutputFile>(file_);
+}
+
+void Report::show_reduction(Reduction reduction) {
+  if (!state_) state_ = std::make_unique<State>();
+  state_->reduction = std::move(reduction);
 }
 
 void Report::exit_context() {
@@ -450,8 +456,34 @@ std::string Report::html() const {
     passes += step.planned.pipeline ? 0 : 1;
     changed += step.changed ? 1 : 0;
   }
-  page += fmt::format("<h1>passline report</h1>\n<p id=\"summary\">{} passes ran; {} changed the IR. {}</p>\n", passes,
-                      changed, s.failed_step ? "The run failed." : "The run succeeded.");
+  if (s.reduction && s.steps.empty()) {
+    const Reduction& r = *s.reduction;
+    page += fmt::format("<h1>passline report</h1>\n<p id=\"summary\">A reduction of a failing run{}.</p>\n",
+                        r.interrupted ? ", interrupted: the best found so far" : "");
+  } else {
+    page += fmt::format("<h1>passline report</h1>\n<p id=\"summary\">{} passes ran; {} changed the IR. {}</p>\n",
+                        passes, changed, s.failed_step ? "The run failed." : "The run succeeded.");
+  }
+  if (s.reduction) {
+    const Reduction& r = *s.reduction;
+    page += "<section id=\"reduction\">\n<h2>Reduction</h2>\n";
+    page += fmt::format("<p>What still fails: <strong id=\"symptom\">{}</strong>. Replay the reproducer: "
+                        "<code id=\"replay\">{}</code></p>\n",
+                        escape(r.symptom), escape(r.replay));
+    page += "<table id=\"reduction-steps\">\n<tr><th>step</th><th class=\"num\">passes</th><th class=\"num\">"
+            "operations</th><th class=\"num\">runs</th><th class=\"num\">seconds</th></tr>\n";
+    for (const Reduction::Step& step : r.steps) {
+      page += fmt::format("<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
+                          "<td class=\"num\">{:.1f}</td></tr>\n",
+                          escape(step.name), step.passes, step.size, step.runs, step.seconds);
+    }
+    page += "</table>\n";
+    page += "<h3>The pipeline left</h3>\n<pre id=\"reduced-pipeline\">" + escape(r.pipeline) + "</pre>\n";
+    page += "<h3>The reproducer</h3>\n<pre id=\"reduced-reproducer\">" +
+            escape(cut(r.reproducer, options_.ir_limit, "the whole reproducer: the file --reduce wrote")) +
+            "</pre>\n</section>\n";
+    if (s.steps.empty()) return page + "</body>\n</html>\n";
+  }
 
   if (s.failed_step) {
     const auto& step = s.steps[*s.failed_step];
