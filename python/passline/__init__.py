@@ -21,7 +21,7 @@ __all__ = ["ConfigError", "FileError", "IRError", "IRModule", "Pass", "PassConte
            "PassInfo", "PipelineError", "PipelineSyntaxError", "PluginError", "RegistryError",
            "RequirementError", "VerificationError", "Sequential", "create", "function_pass", "instrument", "ir",
            "load_plugin", "module_pass",
-           "parse_pipeline", "pass_instrument", "register_pass", "registered_passes",
+           "parse_pipeline", "pass_instrument", "reduce", "Reduction", "register_pass", "registered_passes",
            "structural_equal"]
 
 
@@ -76,3 +76,45 @@ def register_pass(pass_obj):
     """Registers a pass by its name: pipeline text and C++ pipelines can use it."""
     _core.register_pass(pass_obj)
     return pass_obj
+
+
+class Reduction:
+    """What `reduce` found: the smallest failing run.
+
+    `pipeline`: its passes as pipeline text; `module`: its IRModule;
+    `reproducer`: both as a file `passline-opt --run-reproducer` replays;
+    `records`: the sizes after each step (dicts of step, passes, size, runs,
+    seconds); `runs`: the tries judged; `interrupted`: True if Ctrl-C ended
+    it, with the best found so far."""
+
+    def __init__(self, found):
+        self.pipeline = found["pipeline"]
+        self.module = found["module"]
+        self.reproducer = found["reproducer"]
+        self.records = found["records"]
+        self.runs = found["runs"]
+        self.interrupted = found["interrupted"]
+
+    def __repr__(self):
+        first, last = self.records[0], self.records[-1]
+        return (f"<passline.Reduction {first['passes']} -> {last['passes']} passes, "
+                f"{first['size']} -> {last['size']} operations, {self.runs} runs>")
+
+
+def reduce(mod, pipeline, still_fails=None, *, command=None, timeout=10.0, steps=None, quiet=True):
+    """Shrinks a failing run, the `pipeline` (text) on `mod`, to the smallest
+    that still fails, as `passline-opt --reduce` does: the pipeline's passes
+    (required ones put back where needed), then the functions (emptied, then
+    dropped), then inside them; returns a Reduction.
+
+    What still failing means is either `still_fails(pipeline_text, mod)`, a
+    predicate called in this process, or `command`, a shell command run in a
+    child process (killed after `timeout` seconds) with the path of a
+    reproducer added, whose nonzero exit says it still fails. `steps`: some
+    of "pipeline", "functions", "inside" (all by default). The pipeline is
+    planned under the current PassContext. Raises PipelineError if the run
+    does not fail to begin with."""
+    if (still_fails is None) == (command is None):
+        raise TypeError("reduce takes still_fails or command, one of them")
+    return Reduction(_core._reduce(mod, pipeline, still_fails, command or "", float(timeout), list(steps or []),
+                                   quiet))

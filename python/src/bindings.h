@@ -75,4 +75,7 @@ void bind_expressions(pybind11::module_& m);
 /// `Instrument` that PassContext takes as it is.
 void bind_instruments(pybind11::module_& m);
 
+/// Binds `_reduce`, what passline.reduce calls (python/passline/__init__.py).
+void bind_reduce(pybind11::module_& m);
+
 }  // namespace passline::python

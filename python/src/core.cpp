@@ -508,6 +508,7 @@ PYBIND11_MODULE(_core, m) {
   });
 
   passline::python::bind_expressions(m);
+  passline::python::bind_reduce(m);
 
   py::class_<Module, std::shared_ptr<Module>>(m, "IRModule", py::dynamic_attr())
       .def(py::init([](const py::object& functions) {
