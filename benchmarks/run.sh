@@ -167,5 +167,17 @@ command_line "benchmarks/parallel/run.sh $(rel "$build")"
 "$here/parallel/run.sh" "$build" >"$work/parallel.txt"
 text "$work/parallel.txt"
 
+say "reduction"
+section "Reduction: against mlir-reduce and against functions alone" \
+"[reduce/run.sh](../benchmarks/reduce/run.sh): a crash planted in a pass (the test plugins of
+[tests/reduce](../tests/reduce)) on one pattern buried in a generated module. Over MLIR,
+\`passline-mlir-opt --reduce=command\` against \`mlir-reduce-19 -reduction-tree\` on the same module with the
+same test script; over the reference IR, \`passline-opt --reduce\` against the same reduction with its functions
+step alone (\`--reduce-steps=functions\`), what a reducer that sees only the input's functions does. Each row one
+run: the size of what is left and the wall time."
+command_line "benchmarks/reduce/run.sh $(rel "$build")"
+"$here/reduce/run.sh" "$build" >"$work/reduce.txt"
+text "$work/reduce.txt"
+
 cp "$page" "$output"
 echo "wrote $(rel "$output")" >&2
