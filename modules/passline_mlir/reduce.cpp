@@ -1,6 +1,7 @@
 // passline.mlir.reduce's functions (reduce.cppm), over MLIR's API.
 module;
 
+#include <mlir/Dialect/Arith/IR/Arith.h>
 #include <mlir/IR/BuiltinOps.h>
 #include <mlir/IR/Diagnostics.h>
 #include <mlir/IR/SymbolTable.h>
@@ -9,11 +10,12 @@ module;
 #include <mlir/Pass/PassManager.h>
 #include <mlir/IR/PatternMatch.h>
 #include <mlir/Reducer/Passes.h>
-#include <mlir/Reducer/ReductionPatternInterface.h>
+#include <mlir/Transforms/GreedyPatternRewriteDriver.h>
 
 #include <fmt/format.h>
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,46 +32,51 @@ bool verifies(const Module& module) {
   return ::mlir::succeeded(::mlir::verify(module.op()));
 }
 
-/// An operation with one result, of the type of one of its operands, goes:
-/// the first such operand takes its place. Chains of computation that only
-/// lead to what fails become short; what feeds the failing operation stays.
-struct ToOperand final : ::mlir::RewritePattern {
-  explicit ToOperand(::mlir::MLIRContext* context) : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, context) {}
+/// Whether ToArgument applies to `op`: one result of an integer, index or
+/// float type, no regions, not a terminator nor a constant.
+bool replaceable(::mlir::Operation* op) {
+  return op->getNumResults() == 1 && op->getNumRegions() == 0 && !op->hasTrait<::mlir::OpTrait::IsTerminator>() &&
+         !op->hasTrait<::mlir::OpTrait::ConstantLike>() &&
+         ::mlir::isa<::mlir::IntegerType, ::mlir::IndexType, ::mlir::FloatType>(op->getResult(0).getType());
+}
+
+/// An operation with one result of an integer, index or float type becomes
+/// its first operand of that type, or else the first argument of its
+/// function of that type, or else a constant zero of it (`arith.constant`).
+/// An operand or argument rather than a constant, so that what used the
+/// result does not fold away with it. What is left unused stays: MLIR's
+/// reduction tree deletes it, or keeps it where the failure needs it (an
+/// operation without effects is still there for a pass to trip on).
+///
+/// It is not handed to MLIR's reduction tree (through
+/// DialectReductionPatternInterface): the tree applies a dialect's patterns
+/// to the whole region first, and when that leaves a module that no longer
+/// fails, MLIR 19's tree goes on from the module it released and crashes
+/// (so does mlir-reduce-19 on some modules). `to_simpler` applies it where
+/// delta debugging chooses instead.
+struct ToArgument final : ::mlir::RewritePattern {
+  explicit ToArgument(::mlir::MLIRContext* context) : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, context) {}
   ::mlir::LogicalResult matchAndRewrite(::mlir::Operation* op, ::mlir::PatternRewriter& rewriter) const override {
-    if (op->getNumResults() != 1 || op->getNumRegions() != 0 || op->hasTrait<::mlir::OpTrait::IsTerminator>()) {
-      return ::mlir::failure();
-    }
+    if (!replaceable(op)) return ::mlir::failure();
+    const ::mlir::Type type = op->getResult(0).getType();
     for (const ::mlir::Value operand : op->getOperands()) {
-      if (operand.getType() == op->getResult(0).getType()) {
-        rewriter.replaceAllUsesWith(op->getResult(0), operand);
+      if (operand.getType() == type) {
+        rewriter.replaceOp(op, operand);
         return ::mlir::success();
       }
     }
-    return ::mlir::failure();
-  }
-};
-
-/// An operation none of whose results is used goes (a call, whose effects
-/// keep it from canonicalization, included); terminators and symbols stay.
-struct EraseUnused final : ::mlir::RewritePattern {
-  explicit EraseUnused(::mlir::MLIRContext* context) : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/2, context) {}
-  ::mlir::LogicalResult matchAndRewrite(::mlir::Operation* op, ::mlir::PatternRewriter& rewriter) const override {
-    if (op->getNumResults() == 0 || !op->use_empty() || op->getNumRegions() != 0 ||
-        op->hasTrait<::mlir::OpTrait::IsTerminator>() || ::mlir::isa<::mlir::SymbolOpInterface>(op)) {
-      return ::mlir::failure();
+    if (auto function = op->getParentOfType<::mlir::FunctionOpInterface>(); function && !function.isExternal()) {
+      for (const ::mlir::BlockArgument argument : function.getFunctionBody().front().getArguments()) {
+        if (argument.getType() == type) {
+          rewriter.replaceOp(op, argument);
+          return ::mlir::success();
+        }
+      }
     }
-    rewriter.eraseOp(op);
+    const auto zero = ::mlir::dyn_cast_or_null<::mlir::TypedAttr>(rewriter.getZeroAttr(type));
+    if (!zero) return ::mlir::failure();
+    rewriter.replaceOpWithNewOp<::mlir::arith::ConstantOp>(op, type, zero);
     return ::mlir::success();
-  }
-};
-
-/// The reduction patterns passline gives MLIR's reducer, through the
-/// interface by which dialects give theirs: EraseUnused and ToOperand, for every dialect's
-/// operations (held by the builtin dialect, which every context loads).
-struct Reductions final : ::mlir::DialectReductionPatternInterface {
-  explicit Reductions(::mlir::Dialect* dialect) : DialectReductionPatternInterface(dialect) {}
-  void populateReductionPatterns(::mlir::RewritePatternSet& patterns) const override {
-    patterns.add<EraseUnused, ToOperand>(patterns.getContext());
   }
 };
 
@@ -114,19 +121,71 @@ Module reduction_tree(const Module& module, const std::vector<std::string>& comm
   Module copy(module);
   ::mlir::MLIRContext* context = copy.op()->getContext();
   ::mlir::ScopedDiagnosticHandler quiet(context, [](::mlir::Diagnostic&) { return ::mlir::success(); });
-  ::mlir::Dialect* builtin = context->getLoadedDialect("builtin");
-  if (builtin && !builtin->getRegisteredInterface<::mlir::DialectReductionPatternInterface>()) {
-    builtin->addInterfaces<Reductions>();
-  }
   ::mlir::PassManager manager(context, ::mlir::ModuleOp::getOperationName());
-  std::unique_ptr<::mlir::Pass> tree = ::mlir::createReductionTreePass();
-  std::string options = fmt::format("traversal-mode=0 test={}", command.front());
-  for (std::size_t i = 1; i < command.size(); ++i) options += fmt::format(" test-arg={}", command[i]);
-  if (::mlir::failed(tree->initializeOptions(options, [](const llvm::Twine&) { return ::mlir::failure(); }))) return module;
-  manager.addPass(std::move(tree));
-  if (::mlir::failed(manager.run(copy.op()))) return module;
-  if (!verifies(copy)) return module;
+  std::string judged = fmt::format("test={}", command.front());
+  for (std::size_t i = 1; i < command.size(); ++i) judged += fmt::format(" test-arg={}", command[i]);
+  auto add = [&](std::unique_ptr<::mlir::Pass> pass, const std::string& options) {
+    if (::mlir::failed(pass->initializeOptions(options, [](const llvm::Twine&) { return ::mlir::failure(); }))) {
+      return false;
+    }
+    manager.addPass(std::move(pass));
+    return true;
+  };
+  // First what canonicalization folds, kept if the module still fails
+  // (libMLIRReduce's opt-reduction-pass). The tree folds every operation of
+  // a region before it tries anything, and MLIR 19's tree crashes when that
+  // leaves a module that no longer fails (it goes on from the module it
+  // released); folded already, its folding changes nothing.
+  if (!add(::mlir::createOptReductionPass(), "opt-pass=canonicalize " + judged) ||
+      !add(::mlir::createReductionTreePass(), "traversal-mode=0 " + judged)) {
+    return module;
+  }
+  if (::mlir::failed(manager.run(copy.op())) || !verifies(copy)) return module;
   return copy;
+}
+
+Module to_simpler(const Module& module, const std::function<bool(const Module&)>& still_fails,
+                    const std::function<bool()>& stop) {
+  if (!module) return module;
+  ::mlir::MLIRContext* context = module.op()->getContext();
+  context->getOrLoadDialect<::mlir::arith::ArithDialect>();
+  ::mlir::RewritePatternSet set(context);
+  set.add<ToArgument>(context);
+  const ::mlir::FrozenRewritePatternSet patterns(std::move(set));
+  // The places, by their position in a walk of the module (the same in a copy).
+  auto places = [](const Module& m) {
+    std::vector<::mlir::Operation*> ops;
+    m.op()->walk<::mlir::WalkOrder::PreOrder>([&](::mlir::Operation* op) {
+      if (replaceable(op)) ops.push_back(op);
+    });
+    return ops;
+  };
+  const std::size_t count = places(module).size();
+  // `keep`: the places left as they are.
+  auto candidate = [&](const std::vector<bool>& keep) -> std::optional<Module> {
+    Module copy(module);
+    const std::vector<::mlir::Operation*> ops = places(copy);
+    if (ops.size() != count) return std::nullopt;
+    std::vector<::mlir::Operation*> chosen;
+    for (std::size_t i = 0; i < count; ++i) {
+      if (!keep[i]) chosen.push_back(ops[i]);
+    }
+    ::mlir::GreedyRewriteConfig config;
+    config.strictMode = ::mlir::GreedyRewriteStrictness::ExistingOps;
+    (void)::mlir::applyOpPatternsAndFold(chosen, patterns, config);
+    if (!verifies(copy)) return std::nullopt;
+    return copy;
+  };
+  const std::size_t before = operation_count(module);
+  const std::vector<bool> kept = passline::reduce::delta(
+      std::vector<bool>(count, true),
+      [&](const std::vector<bool>& keep) {
+        const std::optional<Module> c = candidate(keep);
+        return c && operation_count(*c) < before && still_fails(*c);
+      },
+      stop);
+  if (std::optional<Module> c = candidate(kept); c && operation_count(*c) < before) return std::move(*c);
+  return module;
 }
 
 }  // namespace passline::mlir

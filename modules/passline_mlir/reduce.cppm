@@ -2,16 +2,21 @@
 //
 // Functions (the module's symbols isolated from above, as function passes
 // see them) are dropped, or emptied: a function op's body goes and it
-// becomes a private declaration. Inside, MLIR's own reducer does the work:
+// becomes a private declaration. Inside, MLIR's own reducer:
 // libMLIRReduce's reduction tree (`reduction-tree`, the pass mlir-reduce
 // runs), which deletes operations and applies the reduction patterns the
 // dialects give (DialectReductionPatternInterface), each variant verified
 // and judged by a test script; here the script is the judge the reduction
-// hands it (the driver, which runs the try in a child process). A candidate
-// that does not verify is never run.
+// hands it (the driver, which runs the try in a child process). Then a
+// rewrite pattern of passline's (an operation becomes an operand of its
+// own type, an argument of its function, or a constant) applied by MLIR's rewrite driver
+// where delta debugging chooses, and
+// the tree again for what that left unused. A candidate that does not
+// verify is never run.
 module;
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string>
@@ -40,6 +45,13 @@ std::optional<Module> empty_functions(const Module& module, const std::vector<bo
 /// first, as MLIR's Tester adds it): the smallest variant it found.
 Module reduction_tree(const Module& module, const std::vector<std::string>& command);
 
+/// Operations replaced by an operand of their type, or an argument of their
+/// function of it, or a constant zero of it (integer, index and float
+/// results), the places chosen by delta debugging, each candidate verified
+/// and kept while `still_fails` holds.
+Module to_simpler(const Module& module, const std::function<bool(const Module&)>& still_fails,
+                    const std::function<bool()>& stop);
+
 }  // namespace passline::mlir
 
 export template <>
@@ -54,16 +66,25 @@ struct passline::reduce::ReduceTraits<passline::mlir::Module> {
     return passline::mlir::empty_functions(module, empty);
   }
   /// MLIR's reduction tree, in a child process when the reduction gives
-  /// one (it may crash: mlir-reduce-19 does on some modules).
+  /// one (it may crash: mlir-reduce-19 does on some modules), then
+  /// operations replaced by arguments or constants, then the tree again for
+  /// what that left unused.
   static Module simplify(const Module& module, const Judge<Module>& judge, const Stop& stop) {
     if (stop() || !module) return module;
     if (!judge.in_child) return passline::mlir::reduction_tree(module, judge.command());
-    const std::optional<std::string> smaller = judge.in_child(passline::mlir::print(module));
-    if (!smaller) return module;
-    try {
-      return passline::mlir::parse(*smaller, "<reduced>", *module.op()->getContext());
-    } catch (const passline::mlir::MlirError&) {
-      return module;
-    }
+    auto tree = [&](const Module& m) -> Module {
+      const std::optional<std::string> smaller = judge.in_child(passline::mlir::print(m));
+      if (!smaller || stop()) return m;
+      try {
+        Module reread = passline::mlir::parse(*smaller, "<reduced>", *m.op()->getContext());
+        return size(reread) < size(m) ? reread : m;
+      } catch (const passline::mlir::MlirError&) {
+        return m;
+      }
+    };
+    Module best = tree(module);
+    const std::size_t before = size(best);
+    best = passline::mlir::to_simpler(best, judge.still, stop);
+    return size(best) < before ? tree(best) : best;
   }
 };

@@ -10,11 +10,7 @@
 #   reduce.sh PASSLINE_OPT PLANTED_BUGS_PLUGIN GENERATE_PY
 set -uo pipefail
 opt="$1" plugin="$2" generate="$3"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-ok() { echo "ok: $*"; }
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 python3 "$generate" 200 100 7 >"$work/big.ir"     # 68,115 expressions
 python3 "$generate" 30 50 11 >"$work/medium.ir"   # for the hangs: each try that hangs costs the time limit
@@ -154,4 +150,4 @@ code=$?
 [[ "$code" == 1 && "$(cat "$work/usage.err")" == "passline-opt: error: --reduce-reference is for --reduce=miscompile" ]] &&
   ok "--reduce-reference without miscompile: one error" || fail "--reduce-reference alone: $code $(cat "$work/usage.err")"
 
-[[ "$failures" == 0 ]] || { echo "$failures failure(s)"; exit 1; }
+finish

@@ -10,11 +10,7 @@
 #   reduce_mlir.sh PASSLINE_MLIR_OPT PLANTED_MLIR_PLUGIN GENERATE_MLIR_PY
 set -uo pipefail
 opt="$1" plugin="$2" generate="$3"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-ok() { echo "ok: $*"; }
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 python3 "$generate" 100 100 1 >"$work/big.mlir"   # 10,201 operations
 pipeline="canonicalize,cse,PASS,symbol-dce"
@@ -72,4 +68,4 @@ reduce command planted-crash --reduce=command --reduce-command="$work/aborts.sh"
   ok "command: $(grep 'reduce: done' "$work/command.err" | sed 's/; replay.*//')" ||
   { fail "command: exit code $(cat "$work/command.code")"; cat "$work/command.err" "$work/command.mlir"; }
 
-[[ "$failures" == 0 ]] || { echo "$failures failure(s)"; exit 1; }
+finish

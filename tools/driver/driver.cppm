@@ -26,6 +26,7 @@ module;
 #include <iterator>
 #include <memory>
 #include <optional>
+#include <regex>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -440,8 +441,8 @@ void add_reduce_flags(CLI::App& app, ReduceFlags& flags) {
                "Writes a reproducer to -o (--run-reproducer replays it). What still failing means: auto (the "
                "failure the run shows), error (the same pass fails), crash (the same signal), hang (no end within "
                "--reduce-timeout), verifier (the IR broken after the same pass, under --verify-each), miscompile "
-               "(output differs from --reduce-reference's), command (--reduce-command exits nonzero), e.g. "
-               "--reduce=crash")
+               "(the output differs from that of the same pipeline without the passes --reduce-reference lacks), "
+               "command (--reduce-command exits nonzero), e.g. --reduce=crash")
       ->check(CLI::IsMember({"auto", "error", "crash", "hang", "verifier", "miscompile", "command"}))
       ->group("Reduction");
   app.add_option("--reduce-match", flags.match,
