@@ -145,7 +145,7 @@ std::string join_pipeline(const std::vector<Step>& steps, const std::vector<bool
 // -- Delta debugging -----------------------------------------------------------
 
 std::vector<bool> delta(std::vector<bool> keep, const std::function<bool(const std::vector<bool>&)>& still_fails,
-                        const std::function<bool()>& stop) {
+                        const std::function<bool()>& stop, Order order) {
   auto kept = [&] {
     std::vector<std::size_t> at;
     for (std::size_t i = 0; i < keep.size(); ++i) {
@@ -157,7 +157,9 @@ std::vector<bool> delta(std::vector<bool> keep, const std::function<bool(const s
   for (;;) {
     bool removed = false;
     const std::vector<std::size_t> items = kept();
-    for (std::size_t begin = 0; begin < items.size() && !stop(); begin += chunk) {
+    const std::size_t chunks = (items.size() + chunk - 1) / chunk;
+    for (std::size_t k = 0; k < chunks && !stop(); ++k) {
+      const std::size_t begin = (order == Order::first_to_last ? k : chunks - 1 - k) * chunk;
       std::vector<bool> candidate = keep;
       for (std::size_t i = begin; i < std::min(items.size(), begin + chunk); ++i) candidate[items[i]] = false;
       if (still_fails(candidate)) {

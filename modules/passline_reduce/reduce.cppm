@@ -65,13 +65,16 @@ std::vector<std::string> pass_texts(const std::vector<Step>& steps);
 
 // -- Delta debugging -----------------------------------------------------------
 
+/// In which order `delta` tries the chunks of a level.
+enum class Order { first_to_last, last_to_first };
+
 /// The items of `keep` (true: kept) that can go while `still_fails` holds:
 /// chunks of half the kept items, then a quarter, ... then one at a time,
-/// each removed if the run without it still fails, in order; the single
+/// each removed if the run without it still fails, in `order`; the single
 /// items again until none goes. Stops early when `stop` says so. Returns
 /// the items kept.
 std::vector<bool> delta(std::vector<bool> keep, const std::function<bool(const std::vector<bool>&)>& still_fails,
-                        const std::function<bool()>& stop);
+                        const std::function<bool()>& stop, Order order = Order::first_to_last);
 
 // -- Child processes -----------------------------------------------------------
 
@@ -270,8 +273,11 @@ Reduced<IR> reduce(std::string pipeline, IR ir,
   auto reduce_pipeline = [&] {
     const std::vector<Step> steps = split_pipeline(out.pipeline);
     std::vector<bool> all(pass_count(steps), true);
+    // Later passes first: of a pass and the earlier one it requires, the
+    // earlier (the one that runs first, where a failure may already be) stays.
     const std::vector<bool> kept = delta(
-        all, [&](const std::vector<bool>& keep) { return judge(join_pipeline(steps, keep), out.ir, "pipeline"); }, stop);
+        all, [&](const std::vector<bool>& keep) { return judge(join_pipeline(steps, keep), out.ir, "pipeline"); }, stop,
+        Order::last_to_first);
     if (kept != all) accept(join_pipeline(steps, kept), out.ir);
     record("pipeline", true);
     return kept != all;

@@ -140,6 +140,16 @@ else
   fail "interrupt: exit code $code"; cat "$work/interrupted.err"
 fi
 
+# The shipped failing example: InferType fails under -O2; of the passes that
+# require it, none is needed, and InferType alone is what is left.
+examples="$(dirname "$generate")/../../examples/ir/failing"
+"$opt" "$examples/mixed_types.ir" -O2 --reduce -o "$work/mixed.ir" >"$work/mixed.out" 2>"$work/mixed.err"
+code=$?
+[[ "$code" == 0 ]] && [[ "$(head -1 "$work/mixed.ir")" == "// passline-opt reproducer: --passes=InferType --opt-level=2" ]] &&
+  grep -q "what still fails: pass 'InferType' fails" "$work/mixed.err" &&
+  ok "the shipped failing example: InferType alone" ||
+  { fail "the shipped failing example: exit code $code, $(head -1 "$work/mixed.ir")"; cat "$work/mixed.err"; }
+
 # A run that does not fail is one error, exit code 1, nothing written.
 "$opt" "$work/medium.ir" --passes=O2 --reduce -o "$work/nothing.ir" >"$work/nothing.out" 2>"$work/nothing.err"
 code=$?
