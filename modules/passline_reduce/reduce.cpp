@@ -390,7 +390,9 @@ Oracle classify(const Exit& exit, Oracle given, bool symptom_given) {
     }
   }
   if (given.symptom == Symptom::crash && given.signal == 0 && exit.kind == Exit::Kind::signaled) given.signal = exit.signal;
-  if ((given.symptom == Symptom::error || given.symptom == Symptom::verifier) && given.pass.empty()) {
+  // The same pass, unless a pattern says what fails: the pattern then decides.
+  if ((given.symptom == Symptom::error || given.symptom == Symptom::verifier) && given.pass.empty() &&
+      given.match.empty()) {
     given.pass = failing_pass(exit.err, given.symptom);
   }
   if (given.symptom != Symptom::miscompile && given.symptom != Symptom::command && !given.shows(exit)) {

@@ -111,7 +111,8 @@ std::optional<Symptom> symptom_named(std::string_view name);
 /// What a candidate run must show to count as still failing.
 struct Oracle {
   Symptom symptom = Symptom::error;
-  /// error, verifier: the pass named as failing (any, if empty).
+  /// error, verifier: the pass named as failing (any, if empty: `classify`
+  /// sets it to the run's unless `match` is given).
   std::string pass;
   /// error, verifier, crash: a pattern the standard error must match (ECMAScript regex).
   std::string match;

@@ -55,6 +55,16 @@ code=$?
 [[ "$code" == 1 ]] && grep -q "error: pass 'planted-fail' failed: found remsi by 7919" "$work/replay.err" &&
   ok "error: the reproducer fails the same way" || fail "error: replay: $code $(cat "$work/replay.err")"
 
+# A failing pass that MLIR nests is named by its nest: --reduce-match says
+# what fails instead, and the other pass of the nest goes.
+fails="$(dirname "$generate")/../mlir/corpus/fails.mlir"
+"$opt" "$fails" --pass-pipeline='builtin.module(func.func(cse,canonicalize{test-convergence=true max-iterations=1}))' \
+  --reduce --reduce-match='failed without a diagnostic' -o "$work/nest.mlir" >"$work/nest.out" 2>"$work/nest.err"
+code=$?
+[[ "$code" == 0 ]] && head -1 "$work/nest.mlir" | grep -q -- "--passes=builtin.module(func.func(canonicalize{.*test-convergence=true.*}))' " &&
+  ok "a nested failing pass: cse left the nest" ||
+  { fail "a nested failing pass: exit code $code, $(head -1 "$work/nest.mlir")"; cat "$work/nest.err"; }
+
 # A test script as mlir-reduce takes one: the candidate's path first; a nonzero exit: still failing.
 cat >"$work/aborts.sh" <<SCRIPT
 #!/bin/sh

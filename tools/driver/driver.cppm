@@ -446,8 +446,9 @@ void add_reduce_flags(CLI::App& app, ReduceFlags& flags) {
       ->check(CLI::IsMember({"auto", "error", "crash", "hang", "verifier", "miscompile", "command"}))
       ->group("Reduction");
   app.add_option("--reduce-match", flags.match,
-                 "with --reduce: the failure's messages must also match this regular expression (ECMAScript), "
-                 "e.g. --reduce-match='needs operands of one type'")
+                 "with --reduce: the failure's messages must match this regular expression (ECMAScript), which "
+                 "then says what fails instead of the name of the pass, e.g. --reduce-match='needs operands of one "
+                 "type'")
       ->option_text("REGEX")->group("Reduction");
   app.add_option("--reduce-timeout", flags.timeout,
                  "with --reduce: seconds a try may run before it is killed (default 10); with --reduce=hang, a try "
