@@ -9,6 +9,7 @@ module;
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <functional>
@@ -29,6 +30,26 @@ module;
 module passline.reduce;
 
 namespace passline::reduce {
+
+TemporaryDirectory::TemporaryDirectory(std::string_view prefix) {
+  std::string pattern = (std::filesystem::temp_directory_path() / (std::string(prefix) + "-XXXXXX")).string();
+  if (::mkdtemp(pattern.data()) == nullptr) {
+    throw std::runtime_error(fmt::format("cannot make a temporary directory: {}", std::strerror(errno)));
+  }
+  path_ = pattern;
+}
+
+TemporaryDirectory::~TemporaryDirectory() {
+  std::error_code ignored;
+  std::filesystem::remove_all(path_, ignored);
+}
+
+std::filesystem::path this_program() {
+  std::error_code error;
+  std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (error) throw std::runtime_error(fmt::format("cannot find this program to run it: {}", error.message()));
+  return self;
+}
 
 // -- Pipeline text -------------------------------------------------------------
 

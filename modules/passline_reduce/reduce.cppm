@@ -33,8 +33,39 @@ module;
 #include <vector>
 
 export module passline.reduce;
+import passline;
 
 export namespace passline::reduce {
+
+/// The passes `pipeline` runs under `ctx`, as pipeline text: its plan's
+/// steps that are passes (named pipelines opened, required passes written
+/// out; a pass that nests others, as MLIR's do, is written whole).
+template <class IR>
+std::string planned_passes(const Pass<IR>& pipeline, const PassContext& ctx) {
+  std::string passes;
+  for (const PlannedStep& step : pipeline.plan(ctx)) {
+    if (!step.pipeline) passes += (passes.empty() ? "" : ",") + step.pass;
+  }
+  return passes;
+}
+
+/// A directory of its own under $TMPDIR (`PREFIX-XXXXXX`), removed with
+/// everything in it when this goes. Throws std::runtime_error if it cannot
+/// be made.
+class TemporaryDirectory {
+ public:
+  explicit TemporaryDirectory(std::string_view prefix);
+  ~TemporaryDirectory();
+  TemporaryDirectory(const TemporaryDirectory&) = delete;
+  TemporaryDirectory& operator=(const TemporaryDirectory&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+/// The path of the program running, to run it again for a try.
+std::filesystem::path this_program();
 
 // -- Pipeline text as a tree ---------------------------------------------------
 

@@ -34,12 +34,8 @@ using Module = passline::ir::Module;
 
 /// The passes of `text` as the current context plans them, required ones written out.
 std::string expand(const std::string& text) {
-  std::string passes;
-  const passline::PassContext& ctx = passline::PassContext::current();
-  for (const passline::PlannedStep& step : passline::parse_pipeline(text, passline::pipelines::registry()).plan(ctx)) {
-    if (!step.pipeline) passes += (passes.empty() ? "" : ",") + step.pass;
-  }
-  return passes;
+  return passline::reduce::planned_passes(passline::parse_pipeline(text, passline::pipelines::registry()),
+                                          passline::PassContext::current());
 }
 
 /// A reproducer as passline-opt writes it: its replay line, then the module.
@@ -50,20 +46,6 @@ std::string reproducer(const std::string& pipeline, const Module& module) {
   return text;
 }
 
-/// A directory of its own under $TMPDIR, removed with what is in it.
-struct Scratch {
-  std::filesystem::path path;
-  Scratch() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "passline-reduce-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("cannot make a temporary directory");
-    path = pattern;
-  }
-  ~Scratch() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path, ignored);
-  }
-};
-
 }  // namespace
 
 void bind_reduce(py::module_& m) {
@@ -72,8 +54,8 @@ void bind_reduce(py::module_& m) {
       [](const Module& module, const std::string& pipeline, const py::object& still_fails, const std::string& command,
          double timeout, const std::vector<std::string>& steps, bool quiet) {
         namespace rd = passline::reduce;
-        const Scratch scratch;
-        const std::filesystem::path try_file = scratch.path / "try.ir";
+        const rd::TemporaryDirectory scratch("passline-reduce");
+        const std::filesystem::path try_file = scratch.path() / "try.ir";
         auto judge = [&](const std::string& candidate_pipeline, const Module& candidate) -> bool {
           if (!still_fails.is_none()) return still_fails(candidate_pipeline, candidate).cast<bool>();
           {
@@ -82,7 +64,7 @@ void bind_reduce(py::module_& m) {
             file.commit();
           }
           const rd::Exit exit = rd::run_child({"/bin/sh", "-c", command + " \"$1\"", "sh", try_file.string()}, timeout,
-                                              scratch.path / "log");
+                                              scratch.path() / "log");
           return exit.kind == rd::Exit::Kind::exited && exit.code != 0;
         };
         const std::string original = expand(pipeline);

@@ -340,6 +340,22 @@ int open_to_read(const std::string& file) {
   return fd;
 }
 
+/// All of `file`, whatever it is (a file, a pipe, a FIFO, /dev/stdin), as
+/// open_to_read opens it; fails naming it.
+std::string read_file_text(const std::string& file) {
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{open_to_read(file)};
+  return read_all(closer.fd, fmt::format("'{}'", support::printable(file, 200)));
+}
+
+/// The text of a file, or of stdin for "-".
+std::string read_input_text(const std::string& input) {
+  if (input == "-") return read_all(STDIN_FILENO, "standard input");
+  return read_file_text(input);
+}
+
 /// --run-reproducer FILE: reads FILE once, whatever it is (a file, a pipe,
 /// a FIFO, /dev/stdin), then its first line's flags (after `TOOL
 /// reproducer:`, read as a shell reads quotes, with nothing expanded) with
@@ -349,14 +365,7 @@ int open_to_read(const std::string& file) {
 std::string replay_reproducer(const std::string& file, std::string_view tool, bool flags_given,
                               const std::function<void(CLI::App&)>& add_flags) {
   const std::string name = fmt::format("'{}'", support::printable(file, 200));
-  std::string text;
-  {
-    struct Closer {
-      int fd;
-      ~Closer() { ::close(fd); }
-    } closer{open_to_read(file)};
-    text = read_all(closer.fd, name);
-  }
+  const std::string text = read_file_text(file);
   std::string line(std::string_view(text).substr(0, text.find('\n')));
   if (line.ends_with('\r')) line.pop_back();  // a line may end in CR LF
   const std::string marker = Reproducer::marker_of(tool);
@@ -504,11 +513,7 @@ void add_run_flags(CLI::App& app, RunFlags& flags, const IRWords& words, const R
 
 /// The words of a judge's command line (reduce.inc), from its file: each ends in a NUL.
 std::vector<std::string> judge_words(const std::string& file) {
-  struct Closer {
-    int fd;
-    ~Closer() { ::close(fd); }
-  } closer{open_to_read(file)};
-  const std::string text = read_all(closer.fd, file);
+  const std::string text = read_file_text(file);
   std::vector<std::string> words;
   for (std::size_t at = 0; at < text.size();) {
     const std::size_t end = text.find('\0', at);
@@ -746,38 +751,6 @@ struct DriverSteps {
   std::function<std::string(const std::string& pipeline, const PassContext&)> expand_pipeline = {};
   std::function<std::vector<std::string>(const std::string& pipeline)> pipeline_args = {};
   std::function<IR(const std::string& text, const std::string& name)> parse = {};
-};
-
-/// The text of a file, or of stdin for "-".
-std::string read_input_text(const std::string& input) {
-  if (input == "-") return read_all(STDIN_FILENO, "standard input");
-  struct Closer {
-    int fd;
-    ~Closer() { ::close(fd); }
-  } closer{open_to_read(input)};
-  return read_all(closer.fd, fmt::format("'{}'", support::printable(input, 200)));
-}
-
-/// A directory of its own under $TMPDIR, removed with everything in it when this goes.
-class TemporaryDirectory {
- public:
-  explicit TemporaryDirectory(std::string_view prefix) {
-    std::string pattern = (std::filesystem::temp_directory_path() / (std::string(prefix) + "-XXXXXX")).string();
-    if (::mkdtemp(pattern.data()) == nullptr) {
-      throw Failure{fmt::format("cannot make a temporary directory: {}", std::strerror(errno))};
-    }
-    path_ = pattern;
-  }
-  ~TemporaryDirectory() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  TemporaryDirectory(const TemporaryDirectory&) = delete;
-  TemporaryDirectory& operator=(const TemporaryDirectory&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
 };
 
 #include "reduce.inc"

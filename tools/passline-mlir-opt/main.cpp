@@ -51,6 +51,7 @@ import passline.support;
 import passline.instruments;
 import passline.mlir;
 import passline.mlir.reduce;
+import passline.reduce;
 import passline.driver;
 
 namespace {
@@ -469,11 +470,7 @@ int run(Options& options, mlir::DialectRegistry& dialects) {
         : text.find('(') != std::string::npos
             ? passline::mlir::parse_mlir_pipeline("builtin.module(" + text + ")")
             : passline::parse_pipeline(text, passline::mlir::registry());
-    std::string passes;
-    for (const passline::PlannedStep& step : pass.plan(ctx)) {
-      if (!step.pipeline) passes += (passes.empty() ? "" : ",") + step.pass;
-    }
-    return passes;
+    return passline::reduce::planned_passes(pass, ctx);
   };
   steps.pipeline_args = [](const std::string& pipeline) {
     return std::vector<std::string>{pipeline.find('(') != std::string::npos ? "--passes=builtin.module(" + pipeline + ")"

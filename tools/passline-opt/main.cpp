@@ -23,6 +23,7 @@ import passline.instruments;
 import passline.ir;
 import passline.ir.passes;
 import passline.ir.reduce;
+import passline.reduce;
 import passline.pipelines;
 import passline.driver;
 
@@ -111,14 +112,9 @@ int run(const Options& options) {
     return 0;
   };
   steps.expand_pipeline = [](const std::string& text, const passline::PassContext& ctx) {
-    std::string passes;
-    for (const passline::PlannedStep& step : passline::parse_pipeline(text, passline::pipelines::registry()).plan(ctx)) {
-      // The required passes too, so that one may stay where its user goes;
-      // where one goes and its user stays, planning puts it back.
-      if (step.pipeline) continue;
-      passes += (passes.empty() ? "" : ",") + step.pass;
-    }
-    return passes;
+    // The required passes too, so that one may stay where its user goes;
+    // where one goes and its user stays, planning puts it back.
+    return passline::reduce::planned_passes(passline::parse_pipeline(text, passline::pipelines::registry()), ctx);
   };
   steps.pipeline_args = [](const std::string& pipeline) { return std::vector<std::string>{"--passes=" + pipeline}; };
   steps.parse = [](const std::string& text, const std::string& name) { return passline::ir::parse(text, name); };
