@@ -116,14 +116,14 @@ reduce command PlantedCrash "$work/big.ir" --reduce=command --reduce-command="$w
 check_reduced command PlantedCrash
 
 # A hang: each try that runs past the limit still hangs.
-reduce hang PlantedHang "$work/medium.ir" --reduce=hang --reduce-timeout=0.3
+reduce hang PlantedHang "$work/medium.ir" --reduce=hang --reduce-timeout=1
 check_reduced hang PlantedHang
 replay hang
 [[ "$(cat "$work/hang.replay.code")" == 124 ]] && ok "hang: the reproducer still hangs" ||
   fail "hang: replay exit code $(cat "$work/hang.replay.code")"
 
 # Interrupted, it keeps the best reproducer so far, which still hangs.
-"$opt" "$work/medium.ir" --load-pass-plugin "$plugin" --passes="O3,PlantedHang,O2" --reduce=hang --reduce-timeout=0.3 \
+"$opt" "$work/medium.ir" --load-pass-plugin "$plugin" --passes="O3,PlantedHang,O2" --reduce=hang --reduce-timeout=1 \
   -o "$work/interrupted.ir" >"$work/interrupted.out" 2>"$work/interrupted.err" &
 pid=$!
 sleep 2
