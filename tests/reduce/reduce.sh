@@ -126,14 +126,21 @@ replay hang
 "$opt" "$work/medium.ir" --load-pass-plugin "$plugin" --passes="O3,PlantedHang,O2" --reduce=hang --reduce-timeout=1 \
   -o "$work/interrupted.ir" >"$work/interrupted.out" 2>"$work/interrupted.err" &
 pid=$!
-sleep 2
+# Interrupted once it has written a smaller reproducer than its input (however
+# long a loaded machine takes to get there), and long before it is done.
+medium_bytes=$(wc -c <"$work/medium.ir")
+for _ in $(seq 600); do
+  [[ -s "$work/interrupted.ir" && "$(wc -c <"$work/interrupted.ir")" -lt "$medium_bytes" ]] && break
+  kill -0 "$pid" 2>/dev/null || break
+  sleep 0.1
+done
 kill -INT "$pid"
 wait "$pid"
 code=$?
 if [[ "$code" == 130 ]] && grep -q 'interrupted, the best so far' "$work/interrupted.err"; then
   replay interrupted
   [[ "$(cat "$work/interrupted.replay.code")" == 124 ]] &&
-    [[ "$(wc -c <"$work/interrupted.ir")" -lt "$(wc -c <"$work/medium.ir")" ]] &&
+    [[ "$(wc -c <"$work/interrupted.ir")" -lt "$medium_bytes" ]] &&
     ok "interrupt: exit code 130, a smaller reproducer that still hangs" ||
     fail "interrupt: the reproducer left: replay exit code $(cat "$work/interrupted.replay.code"), $(wc -c <"$work/interrupted.ir") bytes"
 else
