@@ -341,6 +341,23 @@ constexpr std::string_view symptom_names[] = {"error", "crash", "hang", "verifie
 bool matches(const std::string& pattern, const std::string& text) {
   return pattern.empty() || std::regex_search(text, std::regex(pattern, std::regex::ECMAScript));
 }
+
+/// Whether `named` is the pass `pinned`: the same text, or, for a nested
+/// pipeline a tool names as one pass (MLIR's `func.func(cse,canonicalize)`),
+/// the same nest with some of its passes gone, as the pipeline step leaves it.
+bool same_pass(std::string_view pinned, std::string_view named) {
+  if (pinned == named) return true;
+  const std::vector<Step> was = split_pipeline(pinned), is = split_pipeline(named);
+  if (was.size() != 1 || is.size() != 1 || !was[0].nested || !is[0].nested || was[0].text != is[0].text) return false;
+  const std::vector<std::string> all = pass_texts(was), left = pass_texts(is);
+  auto next = all.begin();
+  for (const std::string& pass : left) {
+    next = std::find(next, all.end(), pass);
+    if (next == all.end()) return false;
+    ++next;
+  }
+  return !left.empty();
+}
 }  // namespace
 
 std::string_view symptom_name(Symptom symptom) { return symptom_names[static_cast<int>(symptom)]; }
@@ -370,7 +387,7 @@ bool Oracle::shows(const Exit& exit) const {
     case Symptom::verifier: {
       if (exit.kind != Exit::Kind::exited || exit.code == 0) return false;
       const std::string named = failing_pass(exit.err, symptom);
-      if (named.empty() || (!pass.empty() && named != pass)) return false;
+      if (named.empty() || (!pass.empty() && !same_pass(pass, named))) return false;
       return matches(match, exit.err);
     }
     case Symptom::crash:

@@ -143,7 +143,9 @@ std::optional<Symptom> symptom_named(std::string_view name);
 struct Oracle {
   Symptom symptom = Symptom::error;
   /// error, verifier: the pass named as failing (any, if empty: `classify`
-  /// sets it to the run's unless `match` is given).
+  /// sets it to the run's unless `match` is given); a nested pipeline named
+  /// as one pass (MLIR's `func.func(cse,canonicalize)`) is still that pass
+  /// with some of its passes gone.
   std::string pass;
   /// error, verifier, crash: a pattern the standard error must match (ECMAScript regex).
   std::string match;
