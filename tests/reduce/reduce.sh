@@ -166,5 +166,12 @@ code=$?
 code=$?
 [[ "$code" == 1 && "$(cat "$work/usage.err")" == "passline-opt: error: --reduce-reference is for --reduce=miscompile" ]] &&
   ok "--reduce-reference without miscompile: one error" || fail "--reduce-reference alone: $code $(cat "$work/usage.err")"
+for seconds in 0 -1 nan 1e9; do
+  "$opt" "$work/medium.ir" --passes=O2 --reduce --reduce-timeout="$seconds" -o "$work/usage.ir" >"$work/usage.out" 2>"$work/usage.err"
+  code=$?
+  [[ "$code" == 1 && ! -e "$work/usage.ir" && "$(head -1 "$work/usage.err")" == \
+    "passline-opt: error: --reduce-timeout: a number of seconds above 0 and at most 86400 (a day), not '$seconds'" ]] &&
+    ok "--reduce-timeout=$seconds: one error" || fail "--reduce-timeout=$seconds: $code $(cat "$work/usage.err")"
+done
 
 finish

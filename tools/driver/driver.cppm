@@ -460,9 +460,19 @@ void add_reduce_flags(CLI::App& app, ReduceFlags& flags) {
                  "type'")
       ->option_text("REGEX")->group("Reduction");
   app.add_option("--reduce-timeout", flags.timeout,
-                 "with --reduce: seconds a try may run before it is killed (default 10); with --reduce=hang, a try "
-                 "still running then is a hang")
-      ->option_text("SECONDS")->check(CLI::PositiveNumber)->group("Reduction");
+                 "with --reduce: seconds a try may run before it is killed (default 10, at most 86400); with "
+                 "--reduce=hang, a try still running then is a hang")
+      ->option_text("SECONDS")
+      ->check(CLI::Validator(
+          [](const std::string& text) {
+            double seconds = 0;
+            const bool number = CLI::detail::lexical_cast(text, seconds);
+            return number && seconds > 0 && seconds <= 86400
+                       ? std::string()
+                       : fmt::format("a number of seconds above 0 and at most 86400 (a day), not '{}'", text);
+          },
+          "SECONDS", "seconds"))
+      ->group("Reduction");
   app.add_option("--reduce-reference", flags.reference,
                  "with --reduce=miscompile: the pipeline whose output is right; the passes of the run's pipeline "
                  "it lacks are the suspects, and a try still fails when its output differs from that of its own "
