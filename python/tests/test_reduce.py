@@ -72,3 +72,15 @@ def test_a_run_that_does_not_fail_is_an_error():
 def test_reduce_takes_one_judge():
     with pytest.raises(TypeError):
         passline.reduce(big_module(2, 2), "O2")
+
+
+@pytest.mark.parametrize("asked, message", [
+    (dict(steps=["functions", "inlining"]), "not 'inlining'"),
+    (dict(timeout=0), "not 0.0"),
+    (dict(timeout=float("nan")), "not nan"),
+])
+def test_a_misused_argument_is_one_error_before_any_run(asked, message):
+    runs = []
+    with pytest.raises(ValueError, match=message):
+        passline.reduce(big_module(2, 2), "O2", lambda pipeline, mod: runs.append(pipeline) or True, **asked)
+    assert runs == []
