@@ -50,6 +50,52 @@ namespace {
 class InFunctionOrder;
 /// Serial numbers of MlirInstrumentation, from 1 (0 is none).
 std::atomic<std::uint64_t> next_instrumentation_serial{1};
+bool is_nesting(const ::mlir::Pass& pass);
+std::string printed(::mlir::Pass& pass);
+
+/// The passes of a run that failed, and on what: MLIR's pass manager says
+/// only that the run did, and a nest (`func.func(cse,canonicalize)`) is named
+/// by the pass in it that failed. One per pass manager, whose nested passes
+/// may fail on several threads at once.
+class FailedPasses final : public ::mlir::PassInstrumentation {
+ public:
+  void runAfterPassFailed(::mlir::Pass* pass, ::mlir::Operation* op) override {
+    if (is_nesting(*pass)) return;  // it fails after the pass in it
+    const std::lock_guard lock(mutex_);
+    failed_.emplace_back(op, printed(*pass));
+  }
+
+  /// The pass that failed on the first operation below `top` (pre-order,
+  /// as one thread runs them: the same on any number of threads, since MLIR
+  /// hands out operations in order and runs those it has handed out), or
+  /// nothing; forgets the run.
+  std::optional<std::string> take(::mlir::Operation* top) {
+    const std::lock_guard lock(mutex_);
+    std::optional<std::string> first;
+    if (!failed_.empty()) {
+      top->walk<::mlir::WalkOrder::PreOrder>([&](::mlir::Operation* op) {
+        for (const auto& [where, pass] : failed_) {
+          if (where != op) continue;
+          first = pass;
+          return ::mlir::WalkResult::interrupt();
+        }
+        return ::mlir::WalkResult::advance();
+      });
+    }
+    failed_.clear();
+    return first;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::pair<::mlir::Operation*, std::string>> failed_;
+};
+
+/// A pass manager, and what it tells of a run that failed.
+struct KeptManager {
+  std::unique_ptr<::mlir::PassManager> manager;
+  FailedPasses* failed = nullptr;  // owned by `manager`
+};
 }  // namespace
 
 struct Module::Kept {
@@ -57,7 +103,7 @@ struct Module::Kept {
   std::mutex managers_mutex;
   /// Pass managers not in use, by the serial numbers of the runner that made
   /// them and of the MlirInstrumentation that set them up (0: none).
-  std::map<std::pair<std::uint64_t, std::uint64_t>, std::vector<std::unique_ptr<::mlir::PassManager>>> idle_managers;
+  std::map<std::pair<std::uint64_t, std::uint64_t>, std::vector<KeptManager>> idle_managers;
   /// The MlirInstrumentation of the run of each runner on the module now
   /// (`Instrumented`), by runner (`Registration`).
   std::map<std::uint64_t, const MlirInstrumentation*> instrumented;
@@ -298,9 +344,12 @@ class MlirPassRunner {
     const CollectDiagnostics diagnostics(op->getContext(), pass_on);
     const bool failed = ::mlir::failed(manager->run(op));
     if (!failed || pass_on) diagnostics.report_to(*ctx.diagnostics);
+    const std::optional<std::string> failed_pass = manager.failed_pass(op);
     if (failed) {
       const std::optional<std::string> error = diagnostics.first_error();
-      throw MlirError(error.value_or("MLIR pass '" + name_ + "' failed without a diagnostic"),
+      // A nest is named by the pass in it that failed.
+      const std::string which = name_.find('(') != std::string::npos && failed_pass ? *failed_pass : name_;
+      throw MlirError(error.value_or("MLIR pass '" + which + "' failed without a diagnostic"),
                       pass_on && error.has_value());
     }
   }
@@ -339,30 +388,36 @@ class MlirPassRunner {
         const std::lock_guard lock(kept_.managers_mutex);
         instrumentation = registered(kept_.instrumented, runner.serial_);
         key_ = {runner.serial_, instrumentation != nullptr ? instrumentation->serial() : 0};
-        std::vector<std::unique_ptr<::mlir::PassManager>>& idle = kept_.idle_managers[key_];
+        std::vector<KeptManager>& idle = kept_.idle_managers[key_];
         if (!idle.empty()) {
-          manager_ = std::move(idle.back());
+          kept_manager_ = std::move(idle.back());
           idle.pop_back();
           return;
         }
       }
-      manager_ = std::make_unique<::mlir::PassManager>(module.op().getContext(), runner.prototype_.getOpAnchorName(),
-                                                       ::mlir::OpPassManager::Nesting::Implicit);
-      static_cast<::mlir::OpPassManager&>(*manager_) = runner.prototype_;
-      if (instrumentation != nullptr) instrumentation->setup(*manager_);
+      auto& manager = kept_manager_.manager;
+      manager = std::make_unique<::mlir::PassManager>(module.op().getContext(), runner.prototype_.getOpAnchorName(),
+                                                      ::mlir::OpPassManager::Nesting::Implicit);
+      static_cast<::mlir::OpPassManager&>(*manager) = runner.prototype_;
+      auto failed = std::make_unique<FailedPasses>();
+      kept_manager_.failed = failed.get();
+      manager->addInstrumentation(std::move(failed));
+      if (instrumentation != nullptr) instrumentation->setup(*manager);
     }
     Lease(const Lease&) = delete;
     Lease& operator=(const Lease&) = delete;
     ~Lease() {
       const std::lock_guard lock(kept_.managers_mutex);
-      kept_.idle_managers[key_].push_back(std::move(manager_));
+      kept_.idle_managers[key_].push_back(std::move(kept_manager_));
     }
-    ::mlir::PassManager* operator->() const { return manager_.get(); }
+    ::mlir::PassManager* operator->() const { return kept_manager_.manager.get(); }
+    /// The pass that failed in the last run, as FailedPasses::take says.
+    std::optional<std::string> failed_pass(::mlir::Operation* top) const { return kept_manager_.failed->take(top); }
 
    private:
     Module::Kept& kept_;
     std::pair<std::uint64_t, std::uint64_t> key_;
-    std::unique_ptr<::mlir::PassManager> manager_;
+    KeptManager kept_manager_;
   };
 
   std::string name_;
@@ -514,11 +569,10 @@ Value value_of(const std::string& text) {
   return text;
 }
 
-/// The options of MLIR pass `name` made in `runner`, `key=value` as MLIR
-/// prints them: the text in the braces after the pass's name, which MLIR
-/// may have nested (`func.func(name{...})`).
-std::vector<std::pair<std::string, std::string>> printed_options(std::string_view name, const MlirPassRunner& runner) {
-  const std::string textual = runner.textual();
+/// The options of MLIR pass `name` in `textual`, pipeline text as MLIR
+/// prints it, `key=value`: the text in the braces after the pass's name,
+/// which MLIR may have nested (`func.func(name{...})`).
+std::vector<std::pair<std::string, std::string>> printed_options(std::string_view name, std::string_view textual) {
   const std::size_t at = textual.find(std::string(name) + "{");
   if (at == std::string::npos) return {};
   const std::size_t open = at + name.size();
@@ -529,6 +583,34 @@ std::vector<std::pair<std::string, std::string>> printed_options(std::string_vie
     if (textual[close] == '}' && --depth == 0) break;
   }
   return split_options(std::string_view(textual).substr(open + 1, close - open - 1));
+}
+
+/// The options of MLIR pass `name` as made in `runner`.
+std::vector<std::pair<std::string, std::string>> printed_options(std::string_view name, const MlirPassRunner& runner) {
+  return printed_options(name, runner.textual());
+}
+
+/// The options of MLIR pass `name` in `textual` whose values are not MLIR's
+/// defaults, as passline's option values: what the pass prints with, so
+/// that its text reads back as the same pass (MLIR takes an option printed
+/// at its default as given, and some passes then act otherwise).
+std::vector<std::pair<std::string, Value>> given_options(std::string_view name, std::string_view textual) {
+  const std::vector<std::pair<std::string, std::string>> defaults =
+      printed_options(name, MlirPassRunner(name, {}, "builtin.module"));
+  std::vector<std::pair<std::string, Value>> given;
+  for (const auto& option : printed_options(name, textual)) {
+    if (std::ranges::find(defaults, option) == defaults.end()) given.emplace_back(option.first, option.second);
+  }
+  return given;
+}
+
+/// `made`, MLIR's pass `name` as `textual` prints it, printed with the
+/// options it was given (`given_options`), so that its text reads back as
+/// the pass it is: `-canonicalize=max-iterations=1` prints as --passes prints
+/// `canonicalize{max-iterations=1}`.
+Pass<Module> with_given_options(Pass<Module> made, std::string_view name, std::string_view textual) {
+  std::vector<std::pair<std::string, Value>> given = given_options(name, textual);
+  return given.empty() ? made : made.with_options(std::move(given));
 }
 
 /// The options of MLIR pass `name`, from its printed defaults.
@@ -781,13 +863,17 @@ void verify(const Module& module) {
 }
 
 Pass<Module> pass(std::string_view name, std::string_view options) {
-  return module_level(std::make_shared<const MlirPassRunner>(name, options, "builtin.module"), described(name));
+  auto runner = std::make_shared<const MlirPassRunner>(name, options, "builtin.module");
+  const std::string textual = runner->textual();
+  return with_given_options(module_level(std::move(runner), described(name)), name, textual);
 }
 
 Pass<Module> pass_on_functions(std::string_view name, std::string_view options, std::string_view anchor) {
   auto runner = std::make_shared<const MlirPassRunner>(name, options, anchor);
-  return passline::function_pass<Module>(described(name),
-                                         OnFunctions{.runner = std::move(runner), .anchor = std::string(anchor)});
+  const std::string textual = runner->textual();
+  return with_given_options(passline::function_pass<Module>(
+                                described(name), OnFunctions{.runner = std::move(runner), .anchor = std::string(anchor)}),
+                            name, textual);
 }
 
 namespace {
@@ -824,6 +910,13 @@ std::string printed(::mlir::Pass& pass) {
   return text;
 }
 
+/// `made`, MLIR's pass `pass` alone, printed with the options it was given.
+Pass<Module> with_given_options(Pass<Module> made, ::mlir::Pass& pass) {
+  const std::string name = argument_of(pass);
+  if (::mlir::PassInfo::lookup(llvm::StringRef(name)) == nullptr) return made;
+  return with_given_options(std::move(made), name, printed(pass));
+}
+
 /// passline's passes for the passes of MLIR's pipeline `manager`: each a
 /// copy of MLIR's pass, run on the module by a manager anchored as `manager`
 /// is, or with `nest_implicitly`, a pass anchored on another operation as a
@@ -845,7 +938,8 @@ void add_passes(::mlir::OpPassManager& manager, bool nest_implicitly, const Dial
       ::mlir::OpPassManager prototype(*on);
       prototype.addPass(copy_of(pass));
       auto runner = std::make_shared<const MlirPassRunner>(name, std::move(prototype), dialects);
-      out.push_back(passline::function_pass<Module>(info, OnFunctions{.runner = std::move(runner), .anchor = on->str()}));
+      out.push_back(with_given_options(
+          passline::function_pass<Module>(info, OnFunctions{.runner = std::move(runner), .anchor = on->str()}), pass));
       ++i;
       continue;
     }
@@ -866,7 +960,8 @@ void add_passes(::mlir::OpPassManager& manager, bool nest_implicitly, const Dial
                         .summary = is_nesting(pass) ? std::string_view("MLIR's passes nested on the operations named")
                                                     : view(pass.getDescription())};
     auto runner = std::make_shared<const MlirPassRunner>(name, std::move(prototype), dialects);
-    out.push_back(module_level(std::move(runner), info));
+    out.push_back(is_nesting(pass) ? module_level(std::move(runner), info)
+                                   : with_given_options(module_level(std::move(runner), info), pass));
   }
 }
 
@@ -962,12 +1057,11 @@ Registry<Module>& registry() {
                                 described(name));
           },
           // Pipeline text hands MLIR's own option parser the text in the
-          // braces; the pass prints with the values MLIR read, as MLIR prints them.
+          // braces; the pass prints with the values MLIR read that are not
+          // its defaults, as MLIR prints them.
           .from_text = [name = std::string(name)](std::string_view text) {
             auto runner = std::make_shared<const MlirPassRunner>(name, text, "builtin.module");
-            OptionValues values;
-            for (auto& [key, value] : printed_options(name, *runner)) values.emplace_back(key, value);
-            return std::pair{module_level(runner, described(name)), std::move(values)};
+            return std::pair{module_level(runner, described(name)), given_options(name, runner->textual())};
           },
       };
     });

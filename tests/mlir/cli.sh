@@ -41,7 +41,7 @@ cmp -s "$work/out.mlir" "$work/before.mlir" && ! ls "$work" | grep -q '\.passlin
 code=$?
 [[ "$code" == 1 ]] || fail "the failing run exits $code, not 1"
 first_error="$(cat "$work/err")"
-head -1 "$work/repro.mlir" | grep -q "^// passline-mlir-opt reproducer: '--passes=canonicalize{max-iterations=1 .*test-convergence=true .*}' --opt-level=3$" &&
+head -1 "$work/repro.mlir" | grep -q "^// passline-mlir-opt reproducer: '--passes=canonicalize{max-iterations=1 test-convergence=true}' --opt-level=3$" &&
   [[ ! -s "$work/out" ]] && ok "a failing pass writes its reproducer, and no output" || fail "reproducer: $(head -1 "$work/repro.mlir")"
 "$tool" --run-reproducer "$work/repro.mlir" 2>"$work/err" >"$work/out"
 [[ $? == 1 && "$(cat "$work/err")" == "$first_error" && ! -s "$work/out" ]] &&
@@ -49,6 +49,35 @@ head -1 "$work/repro.mlir" | grep -q "^// passline-mlir-opt reproducer: '--passe
 "$tool" --run-reproducer "$work/repro.mlir" --passes=cse 2>"$work/err"
 [[ $? == 1 && "$(cat "$work/err")" == "passline-mlir-opt: error: --run-reproducer takes the input and the pipeline flags from its file" ]] &&
   ok "--run-reproducer with a pipeline of its own is an error" || fail "replay with --passes: $(cat "$work/err")"
+# The same run from mlir-opt's pass flags, and from --pass-pipeline: the
+# pipeline prints with the options given (those not at MLIR's defaults), and
+# the reproducer replays the failure.
+for flags in "-cse|-canonicalize=test-convergence=true max-iterations=1" \
+  "--pass-pipeline=builtin.module(cse,canonicalize{test-convergence=true max-iterations=1})"; do
+  IFS='|' read -ra given <<<"$flags"
+  "$tool" "$corpus/fails.mlir" "${given[@]}" --print-pipeline >"$work/pipeline" 2>&1
+  grep -qx "cse,canonicalize{max-iterations=1 test-convergence=true}" "$work/pipeline" &&
+    ok "${given[*]}: --print-pipeline shows the options" || fail "${given[*]}: --print-pipeline: $(cat "$work/pipeline")"
+  rm -f "$work/repro.mlir"
+  "$tool" "$corpus/fails.mlir" "${given[@]}" --reproducer="$work/repro.mlir" >"$work/out" 2>"$work/err"
+  [[ $? == 1 ]] || fail "${given[*]}: the run does not fail"
+  "$tool" --run-reproducer "$work/repro.mlir" >"$work/out" 2>"$work/err"
+  [[ $? == 1 ]] && grep -q "pass 'canonicalize' failed without a diagnostic" "$work/err" &&
+    ok "${given[*]}: the reproducer fails as the run did" ||
+    fail "${given[*]}: replay: $(head -1 "$work/repro.mlir") $(cat "$work/err")"
+done
+# A nest that fails without a diagnostic is named by the pass in it that
+# failed (mlir-opt says nothing), on any number of threads.
+for threads in 1 2; do
+  "$tool" "$corpus/fails.mlir" --pass-pipeline='builtin.module(func.func(cse,canonicalize{test-convergence=true max-iterations=1}))' \
+    --threads=$threads -o "$work/out.mlir" 2>"$work/err"
+  [[ $? == 1 ]] && grep -q "): MLIR pass 'canonicalize{ .*test-convergence=true.*}' failed without a diagnostic$" "$work/err" &&
+    ok "a failing nest names its failing pass, on $threads threads" || fail "failing nest on $threads threads: $(cat "$work/err")"
+done
+# Options left as MLIR's defaults print as the pass's name alone.
+"$tool" "$corpus/fails.mlir" -cse '-canonicalize=max-iterations=10' --print-pipeline >"$work/pipeline" 2>&1
+[[ "$(cat "$work/pipeline")" == "cse,canonicalize" ]] && ok "default options print as the name alone" ||
+  fail "default options: $(cat "$work/pipeline")"
 "$tool" --run-reproducer "$corpus/func_arith.mlir" 2>"$work/err"
 [[ $? == 1 ]] && grep -q "is not a reproducer: its first line has no 'passline-mlir-opt reproducer:'" "$work/err" &&
   ok "a file that is no reproducer is an error" || fail "not a reproducer: $(cat "$work/err")"

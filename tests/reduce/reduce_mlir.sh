@@ -55,10 +55,22 @@ code=$?
 [[ "$code" == 1 ]] && grep -q "error: pass 'planted-fail' failed: found remsi by 7919" "$work/replay.err" &&
   ok "error: the reproducer fails the same way" || fail "error: replay: $code $(cat "$work/replay.err")"
 
+fails="$(dirname "$generate")/../mlir/corpus/fails.mlir"
+
+# mlir-opt's pass flags with options: the reproducer keeps the options, and fails.
+"$opt" "$fails" -cse '-canonicalize=test-convergence=true max-iterations=1' -symbol-dce --reduce -o "$work/flags.mlir" \
+  >"$work/flags.out" 2>"$work/flags.err"
+code=$?
+"$opt" --run-reproducer "$work/flags.mlir" >"$work/flags.replay" 2>&1
+replayed=$?
+[[ "$code" == 0 && "$replayed" == 1 ]] &&
+  [[ "$(head -1 "$work/flags.mlir")" == "// passline-mlir-opt reproducer: '--passes=canonicalize{max-iterations=1 test-convergence=true}' --opt-level=3" ]] &&
+  ok "pass flags with options: canonicalize with its options alone, and it fails" ||
+  { fail "pass flags with options: exit codes $code, $replayed, $(head -1 "$work/flags.mlir")"; cat "$work/flags.err"; }
+
 # A failing pass that MLIR nests is named by its nest, which still counts as
 # the same pass with some of its passes gone: the other pass of the nest goes,
 # with the symptom found by itself or said by --reduce-match.
-fails="$(dirname "$generate")/../mlir/corpus/fails.mlir"
 for how in auto match; do
   flags=(--reduce)
   [[ $how == match ]] && flags+=(--reduce-match='failed without a diagnostic')
