@@ -94,7 +94,7 @@ class FailedPasses final : public ::mlir::PassInstrumentation {
 /// A pass manager, and what it tells of a run that failed.
 struct KeptManager {
   std::unique_ptr<::mlir::PassManager> manager;
-  FailedPasses* failed = nullptr;  // owned by `manager`
+  FailedPasses* failed = nullptr;  // owned by `manager`; a nest's only
 };
 }  // namespace
 
@@ -348,7 +348,7 @@ class MlirPassRunner {
     if (failed) {
       const std::optional<std::string> error = diagnostics.first_error();
       // A nest is named by the pass in it that failed.
-      const std::string which = name_.find('(') != std::string::npos && failed_pass ? *failed_pass : name_;
+      const std::string which = failed_pass.value_or(name_);
       throw MlirError(error.value_or("MLIR pass '" + which + "' failed without a diagnostic"),
                       pass_on && error.has_value());
     }
@@ -399,9 +399,12 @@ class MlirPassRunner {
       manager = std::make_unique<::mlir::PassManager>(module.op().getContext(), runner.prototype_.getOpAnchorName(),
                                                       ::mlir::OpPassManager::Nesting::Implicit);
       static_cast<::mlir::OpPassManager&>(*manager) = runner.prototype_;
-      auto failed = std::make_unique<FailedPasses>();
-      kept_manager_.failed = failed.get();
-      manager->addInstrumentation(std::move(failed));
+      // Only a nest needs to be told which of its passes failed.
+      if (runner.name_.find('(') != std::string::npos) {
+        auto failed = std::make_unique<FailedPasses>();
+        kept_manager_.failed = failed.get();
+        manager->addInstrumentation(std::move(failed));
+      }
       if (instrumentation != nullptr) instrumentation->setup(*manager);
     }
     Lease(const Lease&) = delete;
@@ -412,7 +415,9 @@ class MlirPassRunner {
     }
     ::mlir::PassManager* operator->() const { return kept_manager_.manager.get(); }
     /// The pass that failed in the last run, as FailedPasses::take says.
-    std::optional<std::string> failed_pass(::mlir::Operation* top) const { return kept_manager_.failed->take(top); }
+    std::optional<std::string> failed_pass(::mlir::Operation* top) const {
+      return kept_manager_.failed != nullptr ? kept_manager_.failed->take(top) : std::nullopt;
+    }
 
    private:
     Module::Kept& kept_;
