@@ -599,14 +599,19 @@ std::vector<std::pair<std::string, std::string>> printed_options(std::string_vie
 /// defaults, as passline's option values: what the pass prints with, so
 /// that its text reads back as the same pass (MLIR takes an option printed
 /// at its default as given, and some passes then act otherwise).
-std::vector<std::pair<std::string, Value>> given_options(std::string_view name, std::string_view textual) {
-  const std::vector<std::pair<std::string, std::string>> defaults =
-      printed_options(name, MlirPassRunner(name, {}, "builtin.module"));
+/// `defaults`: the pass's printed options as MLIR makes it without any.
+std::vector<std::pair<std::string, Value>> given_options(
+    std::string_view name, std::string_view textual, const std::vector<std::pair<std::string, std::string>>& defaults) {
   std::vector<std::pair<std::string, Value>> given;
   for (const auto& option : printed_options(name, textual)) {
     if (std::ranges::find(defaults, option) == defaults.end()) given.emplace_back(option.first, option.second);
   }
   return given;
+}
+
+/// The same, against the options of `name` as MLIR makes it without any.
+std::vector<std::pair<std::string, Value>> given_options(std::string_view name, std::string_view textual) {
+  return given_options(name, textual, printed_options(name, MlirPassRunner(name, {}, "builtin.module")));
 }
 
 /// `made`, MLIR's pass `name` as `textual` prints it, printed with the
@@ -619,9 +624,9 @@ Pass<Module> with_given_options(Pass<Module> made, std::string_view name, std::s
 }
 
 /// The options of MLIR pass `name`, from its printed defaults.
-std::vector<OptionSpec> options_of(std::string_view name, const MlirPassRunner& runner) {
+std::vector<OptionSpec> options_of(std::string_view name, const std::vector<std::pair<std::string, std::string>>& defaults) {
   std::vector<OptionSpec> specs;
-  for (auto& [key, value] : printed_options(name, runner)) {
+  for (const auto& [key, value] : defaults) {
     specs.push_back(OptionSpec{.name = key, .default_value = value_of(value),
                                .description = "an option of MLIR's pass '" + std::string(name) + "'"});
   }
@@ -1053,7 +1058,8 @@ Registry<Module>& registry() {
       if (::mlir::PassInfo::lookup(ref(name)) == nullptr && ::mlir::PassPipelineInfo::lookup(ref(name)) == nullptr) {
         return std::nullopt;
       }
-      const MlirPassRunner defaults(name, {}, "builtin.module");
+      std::vector<std::pair<std::string, std::string>> defaults =
+          printed_options(name, MlirPassRunner(name, {}, "builtin.module"));
       return Registry<Module>::Resolved{
           .info = described(name),
           .options = options_of(name, defaults),
@@ -1064,9 +1070,9 @@ Registry<Module>& registry() {
           // Pipeline text hands MLIR's own option parser the text in the
           // braces; the pass prints with the values MLIR read that are not
           // its defaults, as MLIR prints them.
-          .from_text = [name = std::string(name)](std::string_view text) {
+          .from_text = [name = std::string(name), defaults = std::move(defaults)](std::string_view text) {
             auto runner = std::make_shared<const MlirPassRunner>(name, text, "builtin.module");
-            return std::pair{module_level(runner, described(name)), given_options(name, runner->textual())};
+            return std::pair{module_level(runner, described(name)), given_options(name, runner->textual(), defaults)};
           },
       };
     });

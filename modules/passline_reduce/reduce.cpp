@@ -2,6 +2,7 @@
 module;
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <atomic>
@@ -438,6 +439,19 @@ Oracle classify(const Exit& exit, Oracle given, bool symptom_given) {
                                          symptom_name(given.symptom), given.describe(), exit.describe()));
   }
   return given;
+}
+
+// -- The reducer ---------------------------------------------------------------
+
+Steps steps_named(const std::vector<std::string>& names) {
+  if (names.empty()) return Steps{};
+  for (const std::string& name : names) {
+    if (std::ranges::find(step_names, name) == step_names.end()) {
+      throw std::invalid_argument(fmt::format("steps are of '{}', not '{}'", fmt::join(step_names, "', '"), name));
+    }
+  }
+  auto asked = [&](std::string_view step) { return std::ranges::find(names, step) != names.end(); };
+  return Steps{.pipeline = asked("pipeline"), .functions = asked("functions"), .inside = asked("inside")};
 }
 
 // -- Progress ------------------------------------------------------------------

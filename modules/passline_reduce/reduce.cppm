@@ -20,6 +20,7 @@
 // any machine, so the result does not depend on the threads the runs use.
 module;
 
+#include <array>
 #include <chrono>
 #include <concepts>
 #include <cstddef>
@@ -254,6 +255,13 @@ struct Steps {
   bool functions = true;
   bool inside = true;
 };
+
+/// The steps' names, as the drivers' `--reduce-steps` and Python's `steps` take them.
+inline constexpr std::array<std::string_view, 3> step_names{"pipeline", "functions", "inside"};
+
+/// The steps `names` asks for, all if it is empty. Throws
+/// std::invalid_argument for a name that is not a step's.
+Steps steps_named(const std::vector<std::string>& names);
 
 template <class IR>
 struct Reduced {

@@ -54,6 +54,7 @@ void bind_reduce(py::module_& m) {
       [](const Module& module, const std::string& pipeline, const py::object& still_fails, const std::string& command,
          double timeout, const std::vector<std::string>& steps, bool quiet) {
         namespace rd = passline::reduce;
+        const rd::Steps taken = rd::steps_named(steps);  // before any run: a name that is not a step's is a ValueError
         const rd::TemporaryDirectory scratch("passline-reduce");
         const std::filesystem::path try_file = scratch.path() / "try.ir";
         auto judge = [&](const std::string& candidate_pipeline, const Module& candidate) -> bool {
@@ -69,11 +70,6 @@ void bind_reduce(py::module_& m) {
         };
         const std::string original = expand(pipeline);
         if (!judge(original, module)) throw passline::PipelineError("the run does not fail: nothing to reduce");
-        rd::Steps taken;
-        if (!steps.empty()) {
-          auto has = [&](const char* step) { return std::find(steps.begin(), steps.end(), step) != steps.end(); };
-          taken = rd::Steps{.pipeline = has("pipeline"), .functions = has("functions"), .inside = has("inside")};
-        }
         // Ctrl-C ends the reduction with its best so far (the KeyboardInterrupt is not raised).
         bool interrupted = false;
         rd::Progress progress("passline.reduce", quiet);

@@ -487,7 +487,9 @@ void add_reduce_flags(CLI::App& app, ReduceFlags& flags) {
                  "with --reduce: the steps to take, of pipeline (drop passes), functions (empty, then drop them), "
                  "inside (the IR's own simplifications in functions); all unless given, e.g. "
                  "--reduce-steps=functions,inside to keep the pipeline as it is")
-      ->delimiter(',')->check(CLI::IsMember({"pipeline", "functions", "inside"}))->option_text("STEP,...")
+      ->delimiter(',')
+      ->check(CLI::IsMember(std::vector<std::string>(passline::reduce::step_names.begin(), passline::reduce::step_names.end())))
+      ->option_text("STEP,...")
       ->group("Reduction");
   // A reduction's own judges (reduce.inc): hidden from --help.
   app.add_option("--reduce-judge", flags.judge)->group("");
