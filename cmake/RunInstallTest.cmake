@@ -1,5 +1,7 @@
 # Installs the build tree BUILD_DIR into WORK_DIR/prefix, then configures, builds
-# and runs the project CONSUMER_DIR against it.
+# and runs the project CONSUMER_DIR against it. Its Release flags are
+# RELEASE_FLAGS (-O0: the test checks what the package builds and runs, not
+# how fast).
 file(REMOVE_RECURSE ${WORK_DIR})
 
 function(step)
@@ -13,6 +15,7 @@ endfunction()
 step(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${WORK_DIR}/prefix)
 step(${CMAKE_COMMAND} -S ${CONSUMER_DIR} -B ${WORK_DIR}/build -G Ninja
   -DCMAKE_BUILD_TYPE=Release
+  "-DCMAKE_CXX_FLAGS_RELEASE=${RELEASE_FLAGS}"
   -DCMAKE_CXX_COMPILER=${CXX}
   -DCMAKE_CXX_COMPILER_CLANG_SCAN_DEPS=${SCAN_DEPS}
   "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}"
@@ -39,6 +42,7 @@ function(step_expecting pattern)
 endfunction()
 step(${CMAKE_COMMAND} -S ${PLUGIN_DIR} -B ${WORK_DIR}/plugin -G Ninja
   -DCMAKE_BUILD_TYPE=Release
+  "-DCMAKE_CXX_FLAGS_RELEASE=${RELEASE_FLAGS}"
   -DCMAKE_CXX_COMPILER=${CXX}
   -DCMAKE_CXX_COMPILER_CLANG_SCAN_DEPS=${SCAN_DEPS}
   "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}"
