@@ -42,6 +42,7 @@ function(passline_compile_fail source)
     set_tests_properties(compile_fail.${name}.in_${context} PROPERTIES
       LABELS compile-fail
       RESOURCE_LOCK passline-build-tree
+      COST 5  # one at a time, a minute in all: started early, beside the long tests
       TIMEOUT 120)
   endforeach()
   foreach(kind fail twin)
@@ -61,6 +62,7 @@ function(passline_compile_fail source)
     set_tests_properties(compile_fail.${name}.${kind} PROPERTIES
       LABELS compile-fail
       RESOURCE_LOCK passline-build-tree
+      COST 5  # one at a time, a minute in all: started early, beside the long tests
       TIMEOUT 120)
   endforeach()
 endfunction()

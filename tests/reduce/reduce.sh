@@ -50,6 +50,45 @@ replay() {
   echo $? >"$work/$name.replay.code"
 }
 
+# The hangs mostly wait (each try that hangs costs the time limit): they run
+# apart, beside the other cases.
+hang_cases() {
+  # A hang: each try that runs past the limit still hangs.
+  reduce hang PlantedHang "$work/medium.ir" --reduce=hang --reduce-timeout=1
+  check_reduced hang PlantedHang
+  replay hang
+  [[ "$(cat "$work/hang.replay.code")" == 124 ]] && ok "hang: the reproducer still hangs" ||
+    fail "hang: replay exit code $(cat "$work/hang.replay.code")"
+}
+interrupt_case() {
+  # Interrupted, it keeps the best reproducer so far, which still hangs.
+  "$opt" "$work/medium.ir" --load-pass-plugin "$plugin" --passes="O3,PlantedHang,O2" --reduce=hang --reduce-timeout=1 \
+    -o "$work/interrupted.ir" >"$work/interrupted.out" 2>"$work/interrupted.err" &
+  pid=$!
+  # Interrupted once it has written a smaller reproducer than its input (however
+  # long a loaded machine takes to get there), and long before it is done.
+  medium_bytes=$(wc -c <"$work/medium.ir")
+  for _ in $(seq 600); do
+    [[ -s "$work/interrupted.ir" && "$(wc -c <"$work/interrupted.ir")" -lt "$medium_bytes" ]] && break
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  kill -INT "$pid"
+  wait "$pid"
+  code=$?
+  if [[ "$code" == 130 ]] && grep -q 'interrupted, the best so far' "$work/interrupted.err"; then
+    replay interrupted
+    [[ "$(cat "$work/interrupted.replay.code")" == 124 ]] &&
+      [[ "$(wc -c <"$work/interrupted.ir")" -lt "$medium_bytes" ]] &&
+      ok "interrupt: exit code 130, a smaller reproducer that still hangs" ||
+      fail "interrupt: the reproducer left: replay exit code $(cat "$work/interrupted.replay.code"), $(wc -c <"$work/interrupted.ir") bytes"
+  else
+    fail "interrupt: exit code $code"; cat "$work/interrupted.err"
+  fi
+}
+apart hang hang_cases
+apart interrupt interrupt_case
+
 # A crash, on 1 and on 2 threads: the same reproducer, which aborts on any number of threads.
 reduce crash PlantedCrash "$work/big.ir" --threads=1
 check_reduced crash PlantedCrash
@@ -115,38 +154,6 @@ chmod +x "$work/aborts.sh"
 reduce command PlantedCrash "$work/big.ir" --reduce=command --reduce-command="$work/aborts.sh"
 check_reduced command PlantedCrash
 
-# A hang: each try that runs past the limit still hangs.
-reduce hang PlantedHang "$work/medium.ir" --reduce=hang --reduce-timeout=1
-check_reduced hang PlantedHang
-replay hang
-[[ "$(cat "$work/hang.replay.code")" == 124 ]] && ok "hang: the reproducer still hangs" ||
-  fail "hang: replay exit code $(cat "$work/hang.replay.code")"
-
-# Interrupted, it keeps the best reproducer so far, which still hangs.
-"$opt" "$work/medium.ir" --load-pass-plugin "$plugin" --passes="O3,PlantedHang,O2" --reduce=hang --reduce-timeout=1 \
-  -o "$work/interrupted.ir" >"$work/interrupted.out" 2>"$work/interrupted.err" &
-pid=$!
-# Interrupted once it has written a smaller reproducer than its input (however
-# long a loaded machine takes to get there), and long before it is done.
-medium_bytes=$(wc -c <"$work/medium.ir")
-for _ in $(seq 600); do
-  [[ -s "$work/interrupted.ir" && "$(wc -c <"$work/interrupted.ir")" -lt "$medium_bytes" ]] && break
-  kill -0 "$pid" 2>/dev/null || break
-  sleep 0.1
-done
-kill -INT "$pid"
-wait "$pid"
-code=$?
-if [[ "$code" == 130 ]] && grep -q 'interrupted, the best so far' "$work/interrupted.err"; then
-  replay interrupted
-  [[ "$(cat "$work/interrupted.replay.code")" == 124 ]] &&
-    [[ "$(wc -c <"$work/interrupted.ir")" -lt "$medium_bytes" ]] &&
-    ok "interrupt: exit code 130, a smaller reproducer that still hangs" ||
-    fail "interrupt: the reproducer left: replay exit code $(cat "$work/interrupted.replay.code"), $(wc -c <"$work/interrupted.ir") bytes"
-else
-  fail "interrupt: exit code $code"; cat "$work/interrupted.err"
-fi
-
 # The shipped failing example: InferType fails under -O2; of the passes that
 # require it, none is needed, and InferType alone is what is left.
 examples="$(dirname "$generate")/../../examples/ir/failing"
@@ -174,4 +181,5 @@ for seconds in 0 -1 nan 1e9; do
     ok "--reduce-timeout=$seconds: one error" || fail "--reduce-timeout=$seconds: $code $(cat "$work/usage.err")"
 done
 
+joined
 finish
