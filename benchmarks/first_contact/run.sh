@@ -13,9 +13,11 @@
 #     in, apt's cache, and the apt sources ./dev adds; Debian's own cmake 3.25
 #     put back), then `./dev demo`, then `./dev test` in the same clone: the
 #     suite without the optional packages, which must pass and name what it
-#     skipped; made fresh again, then the README's whole suite, `./dev setup
-#     --peers --browser` and `./dev test`. It needs root, and leaves the
-#     machine with everything installed again.
+#     skipped; then MLIR's packages installed by hand (no `./dev setup
+#     --peers`, no MLIR test sources) and `./dev test` again, which must run
+#     MLIR's tests, fetching their sources itself; made fresh again, then the
+#     README's whole suite, `./dev setup --peers --browser` and `./dev test`.
+#     It needs root, and leaves the machine with everything installed again.
 #   benchmarks/first_contact/run.sh [--fresh-machine] [DOC]
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -83,6 +85,11 @@ if (( fresh_machine )); then
   grep -q '^\[dev\] not run on this machine' "$work/core.log" ||
     { echo "first_contact: ./dev test without the optional packages did not name what it skipped" >&2; exit 1; }
   core_skipped=$(grep -c '^\[dev\]   ' "$work/core.log" || true)
+  apt-get install -y -qq --no-install-recommends libmlir-19-dev mlir-19-tools >/dev/null
+  by_hand=$(seconds "$work/by_hand.log" bash -c "cd '$work/fresh_demo' && ./dev test")
+  by_hand_count=$(sed -n 's/.*tests passed, 0 tests failed out of \([0-9]*\).*/\1/p' "$work/by_hand.log" | tail -1)
+  grep -q "fetching MLIR's tests" "$work/by_hand.log" && grep -q 'Passed.*mlir\.lit\|mlir\.lit .*Passed' "$work/by_hand.log" ||
+    { echo "first_contact: with MLIR installed by hand, ./dev test did not fetch and run MLIR's tests" >&2; exit 1; }
   make_fresh
   clone fresh_suite
   fresh_setup=$(seconds "$work/fresh_suite.log" bash -c "cd '$work/fresh_suite' && ./dev setup --peers --browser")
@@ -104,6 +111,7 @@ block="$work/block.md"
   if (( fresh_machine )); then
     echo "| the demo on a fresh machine, install included | $(duration "$fresh_demo") | \`./dev demo\` |"
     echo "| then the suite without the optional packages ($core_count tests, $core_skipped parts skipped and named) | $(duration "$core") | \`./dev test\` in the same clone |"
+    echo "| then with MLIR's packages installed by hand: the MLIR parts built, MLIR's tests fetched and run ($by_hand_count tests) | $(duration "$by_hand") | \`apt-get install libmlir-19-dev mlir-19-tools && ./dev test\` |"
     echo "| the whole suite on a fresh machine, install included | $(duration $((fresh_setup + fresh_test))) | \`./dev setup --peers --browser && ./dev test\` |"
     echo "| of which the install (MLIR's test sources included) | $(duration "$fresh_setup") | \`./dev setup --peers --browser\` |"
   fi

@@ -70,8 +70,19 @@ class Doc:
         return f"{self.name}:{number}"
 
     def about_mlir(self, number):
-        """Whether line `number` is about MLIR: all of docs/mlir.md, and a line that names it elsewhere."""
-        return self.name == "docs/mlir.md" or "mlir" in self.lines[number - 1].lower()
+        """Whether line `number` is about MLIR: all of docs/mlir.md; elsewhere, a line whose paragraph
+        (or list item, or table row) or nearest heading names MLIR."""
+        if self.name == "docs/mlir.md":
+            return True
+        first = number - 1
+        while first > 0 and self.lines[first - 1].strip() and not self.lines[first].lstrip().startswith(("- ", "|")):
+            first -= 1
+        last = number - 1
+        while last + 1 < len(self.lines) and self.lines[last + 1].strip() and \
+                not self.lines[last + 1].lstrip().startswith(("- ", "|", "#")):
+            last += 1
+        heading = next((line for line in reversed(self.lines[:number]) if line.startswith("#")), "")
+        return any("mlir" in line.lower() for line in self.lines[first:last + 1] + [heading])
 
     def prose(self):
         """(line number, text) of lines outside fenced code blocks."""
