@@ -44,7 +44,7 @@ clone() {  # NAME: a fresh clone in $work/NAME
 }
 # What a new machine of this kind already has of ./dev's packages (the rest is
 # what `./dev setup` installed on one): these stay.
-on_a_new_machine=(ninja-build libgtest-dev libgmock-dev libbenchmark-dev pkgconf valgrind python3-dev python3-venv)
+on_a_new_machine=(ninja-build libgtest-dev libgmock-dev libbenchmark-dev pkgconf valgrind time python3-dev python3-venv)
 # make_fresh: the machine as it comes, for what ./dev installs.
 make_fresh() {
   local packages  # the package lists of ./dev, read from its definitions
