@@ -36,6 +36,9 @@ seconds() {  # LOG COMMAND...: runs it, its output to LOG, and prints its wall t
   end=$(date +%s%N)
   awk -v ns=$((end - start)) 'BEGIN { printf "%.0f", ns / 1e9 }'
 }
+passed() {  # LOG: how many tests ctest ran in LOG, all of them passing
+  sed -n 's/.*tests passed, 0 tests failed out of \([0-9]*\).*/\1/p' "$1" | tail -1
+}
 duration() {  # SECONDS as "M min S s"
   awk -v s="$1" 'BEGIN { if (s >= 60) printf "%d min %d s", s / 60, s % 60; else printf "%d s", s }'
 }
@@ -69,7 +72,7 @@ suite=$(seconds "$work/suite.log" bash -c "cd '$work/suite' && ./dev test")
 tests=$(sed -n 's/^Total Test time (real) = *\([0-9.]*\) sec.*/\1/p' "$work/suite.log" | tail -1)
 build=$(awk -v a="$suite" -v b="$tests" 'BEGIN { printf "%.0f", a - b }')
 share=$(awk -v a="$suite" -v b="$build" 'BEGIN { printf "%.0f", 100 * b / a }')
-count=$(sed -n 's/.*tests passed, 0 tests failed out of \([0-9]*\).*/\1/p' "$work/suite.log" | tail -1)
+count=$(passed "$work/suite.log")
 slowest=$(sed -n 's/.* Test *#[0-9]*: \([^ ]*\) \.* *Passed *\([0-9.]*\) sec.*/\2 \1/p' "$work/suite.log" | sort -rn | awk 'NR <= 5')  # awk reads all: no SIGPIPE under pipefail
 bash "$here/../first_build/run.sh" "$work/suite/build/default" >"$work/first_build.txt"
 first() { awk -v t="$1" '$1 == t { print $2 }' "$work/first_build.txt"; }
@@ -81,13 +84,13 @@ if (( fresh_machine )); then
   clone fresh_demo
   fresh_demo=$(seconds "$work/fresh_demo.log" bash -c "cd '$work/fresh_demo' && ./dev demo")
   core=$(seconds "$work/core.log" bash -c "cd '$work/fresh_demo' && ./dev test")
-  core_count=$(sed -n 's/.*tests passed, 0 tests failed out of \([0-9]*\).*/\1/p' "$work/core.log" | tail -1)
+  core_count=$(passed "$work/core.log")
   grep -q '^\[dev\] not run on this machine' "$work/core.log" ||
     { echo "first_contact: ./dev test without the optional packages did not name what it skipped" >&2; exit 1; }
   core_skipped=$(grep -c '^\[dev\]   ' "$work/core.log" || true)
   apt-get install -y -qq --no-install-recommends libmlir-19-dev mlir-19-tools >/dev/null
   by_hand=$(seconds "$work/by_hand.log" bash -c "cd '$work/fresh_demo' && ./dev test")
-  by_hand_count=$(sed -n 's/.*tests passed, 0 tests failed out of \([0-9]*\).*/\1/p' "$work/by_hand.log" | tail -1)
+  by_hand_count=$(passed "$work/by_hand.log")
   grep -q "fetching MLIR's tests" "$work/by_hand.log" && grep -q 'Passed.*mlir\.lit\|mlir\.lit .*Passed' "$work/by_hand.log" ||
     { echo "first_contact: with MLIR installed by hand, ./dev test did not fetch and run MLIR's tests" >&2; exit 1; }
   make_fresh
