@@ -58,51 +58,6 @@ namespace {
 
 constexpr std::string_view tool = "passline-mlir-opt";
 
-/// How passline-mlir-opt's help speaks of MLIR.
-constexpr passline::driver::IRWords mlir_words{
-    .extension = ".mlir", .print_before = "cse", .print_after = "canonicalize", .unit = "module"};
-
-/// passline-mlir-opt's own flags: every driver's, and passline's rule for
-/// errors that MLIR's passes report but survive.
-struct Options : passline::driver::RunFlags {
-  bool strict_diagnostics = false;
-};
-
-/// The flags that say what a run does to the IR: the only flags a
-/// reproducer's replay line may give (it must not write files).
-void add_pipeline_flags(CLI::App& app, Options& options) {
-  app.add_option("--passes", options.passes,
-                 "the pipeline in passline's text over MLIR's pass names, 'canonicalize,cse', any pass --list-passes "
-                 "lists with its options in braces ('canonicalize{max-iterations=3}'), or MLIR's textual pipeline, "
-                 "'builtin.module(func.func(canonicalize,cse))'; mlir-opt's pass flags and --pass-pipeline work too "
-                 "(not with --passes); none runs no pass");
-  passline::driver::add_context_flags(app, options.context, "3: every pass named runs",
-                                      "function passes (passes nested on func.func) and MLIR's own parallel work",
-                                      "cse,canonicalize");
-  app.get_option("--load-pass-plugin")
-      ->description("load the passes of a plugin before the pipeline is read: passline's (a shared library built "
-                    "with passline_add_plugin, see docs/plugins.md) or MLIR's (mlir-opt's -load-pass-plugin); may be "
-                    "given more than once, e.g. --load-pass-plugin=./my_passes.so");
-}
-
-/// The instruments the flags ask for (passline::driver::instruments), with
-/// MLIR's verifier for --verify-each.
-std::vector<std::shared_ptr<passline::Instrument>> instruments(const Options& o,
-                                                               std::shared_ptr<passline::PassTimings>& timings) {
-  std::vector<std::shared_ptr<passline::Instrument>> checks;
-  if (o.instruments.verify_each) {
-    checks.push_back(std::make_shared<passline::VerifyEach>([](passline::IRView ir) {
-      if (const auto* module = ir.get<passline::mlir::Module>()) passline::mlir::verify(*module);
-    }));
-  }
-  return passline::driver::instruments(o.instruments, mlir_words, std::move(checks), timings);
-}
-
-/// mlir-opt's reproducer flag, carried out by passline's reproducer.
-void add_requests(passline::driver::InstrumentFlags& flags, const passline_mlir_opt::InstrumentRequests& asked) {
-  if (flags.reproducer.empty()) flags.reproducer = asked.reproducer;
-}
-
 /// `object`, which is never destroyed: the process's end takes it back at
 /// once, as clang's -disable-free leaves its ASTs, where freeing a large
 /// module operation by operation, then the context's uniqued types and
@@ -113,10 +68,6 @@ T& left_at_exit(std::unique_ptr<T> object) {
   static auto* const kept = new std::vector<void*>;
   kept->push_back(object.get());
   return *object.release();
-}
-
-int report(std::exception_ptr failure) {
-  return passline::driver::report<passline::mlir::MlirError>(std::move(failure), tool);
 }
 
 /// Whether `failure`, or a cause nested in it, is an error of MLIR's that
@@ -135,7 +86,7 @@ bool shown_by_mlir(std::exception_ptr failure) {
 
 /// The input, read once whatever it is (a file, a FIFO, a pipe): mapped
 /// when it is a regular file, else read to its end.
-std::unique_ptr<llvm::MemoryBuffer> read_input(const Options& options) {
+std::unique_ptr<llvm::MemoryBuffer> read_input(const passline::driver::RunFlags& options) {
   if (options.reproducer_text) return llvm::MemoryBuffer::getMemBufferCopy(*options.reproducer_text, options.input);
   if (options.input == "-") {
     return llvm::MemoryBuffer::getMemBufferCopy(passline::driver::read_all(STDIN_FILENO, "standard input"), "<stdin>");
@@ -202,7 +153,7 @@ void check_standard_output() {
 
 /// mlir-opt's pipeline (its pass flags or --pass-pipeline, read by MLIR's
 /// parser and checked whole before anything runs), or passline's --passes.
-passline::Pass<passline::mlir::Module> pipeline_of(const Options& options, const mlir::MlirOptMainConfig& config,
+passline::Pass<passline::mlir::Module> pipeline_of(const passline::driver::RunFlags& options, const mlir::MlirOptMainConfig& config,
                                                   mlir::MLIRContext& context) {
   std::string errors;
   mlir::ScopedDiagnosticHandler collect(&context, [&errors](mlir::Diagnostic& diagnostic) {
@@ -248,11 +199,11 @@ void refuse_unsupported(const mlir::MlirOptMainConfig& config) {
 /// -split-input-file) in a context of its own, as mlir-opt runs it.
 class Run {
  public:
-  Run(const Options& options, const mlir::MlirOptMainConfig& config, mlir::DialectRegistry& dialects,
+  Run(bool strict_diagnostics, const mlir::MlirOptMainConfig& config, mlir::DialectRegistry& dialects,
       const passline::Pass<passline::mlir::Module>& pipeline, passline::PassContext& ctx,
       const passline::driver::RunInstruments& instruments, const std::shared_ptr<passline::PassTimings>& timings,
       mlir::TimingScope* mlir_timing, passline::mlir::ThreadPool& threads)
-      : options_(options), config_(config), dialects_(dialects), pipeline_(pipeline),
+      : strict_diagnostics_(strict_diagnostics), config_(config), dialects_(dialects), pipeline_(pipeline),
         dialects_needed_(passline::mlir::dependent_dialects(pipeline)), ctx_(ctx), instruments_(instruments),
         timings_(timings), mlir_timing_(mlir_timing), threads_(threads) {}
 
@@ -306,7 +257,7 @@ class Run {
     passline::mlir::Module& module = config_.inputSplitMarker().empty() ? left_at_exit(std::move(made)) : *made;
     passline::mlir::load_dialects(dialects_needed_, context);
     const passline::driver::ShownRules rules{.failure_shown = shown_by_mlir,
-                                             .shown_errors_fail = options_.strict_diagnostics};
+                                             .shown_errors_fail = strict_diagnostics_};
     if (passline::driver::run_pipeline<passline::mlir::MlirError>(pipeline_, module, ctx_, instruments_, tool, rules)) {
       return mlir::failure();
     }
@@ -345,7 +296,7 @@ class Run {
     return mlir_timing_ != nullptr ? mlir_timing_->nest(name) : mlir::TimingScope();
   }
 
-  const Options& options_;
+  bool strict_diagnostics_;
   const mlir::MlirOptMainConfig& config_;
   mlir::DialectRegistry& dialects_;
   const passline::Pass<passline::mlir::Module>& pipeline_;
@@ -376,21 +327,95 @@ bool load_mlir_pass_plugin(const std::string& path) {
   return true;
 }
 
-int run(Options& options, mlir::DialectRegistry& dialects) {
-  // -mlir-timing's report, MLIR's, printed when the run is over.
-  mlir::DefaultTimingManager timing_manager;
-  mlir::applyDefaultTimingManagerCLOptions(timing_manager);
-  mlir::TimingScope timing = timing_manager.getRootScope();
-  mlir::TimingScope* const mlir_timing = timing_manager.isEnabled() ? &timing : nullptr;
-  // MLIR's IR printer and timing on each MLIR pass manager of the run.
-  passline_mlir_opt::MlirInstruments mlir_instruments;
-  std::optional<mlir::MlirOptMainConfig> config;
-  mlir::MLIRContext* pipeline_context = nullptr;
-  passline_mlir_opt::InstrumentRequests asked;
-  passline::driver::DriverSteps<passline::mlir::Module> steps{.registry = passline::mlir::registry()};
-  steps.list_more = [] { passline::mlir::print_registered_passes(); };
-  steps.load_foreign_plugin = load_mlir_pass_plugin;
-  steps.check_flags = [&]() -> std::optional<int> {
+/// What passline::driver::main needs to know of MLIR: its flags (MLIR's own
+/// code reads mlir-opt's), its registry, reading and writing as MlirOptMain
+/// does (`process`), its verifier, its plugins and its instruments.
+struct MlirTool {
+  std::string_view name = tool;
+  passline::driver::Help help{
+      .description = "passline-mlir-opt: mlir-opt's command line, run by passline's pass manager.",
+      .examples = "  passline-mlir-opt in.mlir -canonicalize -cse\n"
+                  "  passline-mlir-opt in.mlir --pass-pipeline='builtin.module(func.func(canonicalize,cse))' --threads=2\n"
+                  "  passline-mlir-opt in.mlir --passes='canonicalize{max-iterations=3}' --print-changed=diff -o out.mlir\n"
+                  "  passline-mlir-opt in.mlir -split-input-file -verify-diagnostics -canonicalize\n",
+      .extension = ".mlir",
+      .print_before = "cse",
+      .print_after = "canonicalize",
+      .unit = "module",
+      .disable_example = "cse,canonicalize",
+      .opt_level_default = "3: every pass named runs",
+      .threads_use = "function passes (passes nested on func.func) and MLIR's own parallel work",
+      .input = "MLIR file to read; '-' reads stdin (the default)",
+      .output = "where to write the MLIR; '-' is stdout (the default). Written whole or not at all",
+      .passes = "the pipeline in passline's text over MLIR's pass names, 'canonicalize,cse', any pass --list-passes "
+                "lists with its options in braces ('canonicalize{max-iterations=3}'), or MLIR's textual pipeline, "
+                "'builtin.module(func.func(canonicalize,cse))'; mlir-opt's pass flags and --pass-pipeline work too "
+                "(not with --passes); none runs no pass",
+      .list_passes = "list passline's own passes, then MLIR's passes and pipelines with their options (as "
+                     "mlir-opt's help lists them)",
+      .print_pipeline = "print the pipeline as passline's text and exit; =expanded prints the passes it would "
+                        "run, one per line",
+      .no_verify = "MLIR's passes do not verify what they made (they do by default, as mlir-opt's "
+                   "-verify-each; --verify-each here verifies the whole module after every pass)",
+      .run_reproducer = "replay a file written by --reproducer: its module through the pass that failed, e.g. "
+                        "--run-reproducer crash.mlir"};
+  using positioned_errors = std::tuple<passline::mlir::MlirError>;
+  // A file is written whole or not at all; standard output as mlir-opt writes it.
+  bool output_file_for_stdout = false;
+
+  /// mlir-opt's flags, declared by MLIR's code: every pass MLIR registers
+  /// is one, its test passes included.
+  MlirTool() {
+    passline::mlir::register_passes();
+    passline_mlir_opt::register_test_passes();
+    passline_mlir_opt::register_test_dialects(dialects);
+    passline_mlir_opt::declare_mlir_flags(dialects);
+  }
+
+  void add_pipeline_flags(CLI::App& app) {
+    app.get_option("--load-pass-plugin")
+        ->description("load the passes of a plugin before the pipeline is read: passline's (a shared library built "
+                      "with passline_add_plugin, see docs/plugins.md) or MLIR's (mlir-opt's -load-pass-plugin); may be "
+                      "given more than once, e.g. --load-pass-plugin=./my_passes.so");
+  }
+  void add_flags(CLI::App& app) {
+    app.add_flag("--strict-diagnostics", strict_diagnostics,
+                 "an error that an MLIR pass reports fails the run even when the pass succeeds (passline's rule; "
+                 "mlir-opt prints it with the module and exits 0)")
+        ->group("Debugging");
+  }
+
+  /// The words that are mlir-opt's, read by MLIR's own code; passline's are left.
+  std::optional<int> take_words(std::vector<std::string>& words, const CLI::App& app) {
+    std::vector<char*> pointers;
+    for (std::string& word : words) pointers.push_back(word.data());
+    passline_mlir_opt::Words split = passline_mlir_opt::split_words(
+        std::span<char* const>(pointers.data(), pointers.size()), [&app](std::string_view flag) -> std::optional<bool> {
+          const CLI::Option* option = app.get_option_no_throw(std::string(flag));
+          if (option == nullptr) return std::nullopt;
+          return option->get_type_size_max() > 0 && option->get_expected_max() > 0;
+        });
+    // MLIR's flags keep pointers into the words they read and to the help's
+    // overview: both kept for the process.
+    mlir_words = std::move(split.mlir);
+    // mlir-opt's help header, with the dialects it reads.
+    overview = fmt::format("MLIR modular optimizer driver, run by passline's pass manager\n"
+                                             "Available Dialects: {}",
+                                             llvm::join(dialects.getDialectNames(), ","));
+    if (const std::optional<std::string> error = passline_mlir_opt::parse_mlir_flags(std::string(tool), overview, mlir_words)) {
+      fmt::print(stderr, "{}: error: {}\n", tool, *error);
+      return 1;
+    }
+    words = std::move(split.passline);
+    return std::nullopt;
+  }
+  void print_more_help() { passline_mlir_opt::print_mlir_help(); }
+
+  passline::Registry<passline::mlir::Module>& registry() { return passline::mlir::registry(); }
+  bool load_plugin(const std::string& path) { return load_mlir_pass_plugin(path); }
+  void list_more_passes() { passline::mlir::print_registered_passes(); }
+
+  std::optional<int> check_flags(const passline::driver::RunFlags&) {
     config.emplace(mlir::MlirOptMainConfig::createFromCLOptions());
     if (config->shouldShowDialects()) {
       passline::driver::print_out(fmt::format("Available Dialects: {}\n", llvm::join(dialects.getDialectNames(), ", ")));
@@ -398,18 +423,15 @@ int run(Options& options, mlir::DialectRegistry& dialects) {
     }
     refuse_unsupported(*config);
     return std::nullopt;
-  };
-  steps.pipeline = [&] {
+  }
+  passline::Pass<passline::mlir::Module> pipeline(const passline::driver::RunFlags& flags) {
     // Made with threading as mlir-opt's flags say (-mlir-disable-threading).
     pipeline_context = &left_at_exit(std::make_unique<mlir::MLIRContext>(dialects));
-    return pipeline_of(options, *config, *pipeline_context);
-  };
-  // Passes named run whatever their level (as mlir-opt's do): the level is
-  // the highest unless given.
-  steps.opt_level = passline::driver::max_opt_level;
-  steps.configure = [&](passline::PassContext& ctx) {
+    return pipeline_of(flags, *config, *pipeline_context);
+  }
+  void configure(passline::PassContext& ctx, passline::driver::RunFlags& flags) {
     if (!pipeline_context->isMultithreadingEnabled()) ctx.config.set(passline::config::threads, std::int64_t{1});
-    if (options.no_verify || !config->shouldVerifyPasses()) ctx.config.set(passline::mlir::verify_passes, false);
+    if (flags.no_verify || !config->shouldVerifyPasses()) ctx.config.set(passline::mlir::verify_passes, false);
     // MLIR's handlers print what MLIR's passes emit (or check it, with
     // -verify-diagnostics); passline's print the rest.
     ctx.config.set(passline::mlir::emit_diagnostics, true);
@@ -420,33 +442,34 @@ int run(Options& options, mlir::DialectRegistry& dialects) {
                                       "pass-manager without disabling multi-threading first. Give --threads=1 or "
                                       "-mlir-disable-threading."};
     }
-    add_requests(options.instruments, asked);
-    mlir_instruments = passline_mlir_opt::mlir_instruments(mlir_timing);
-  };
-  steps.instruments = [&](std::shared_ptr<passline::PassTimings>& timings) {
-    std::vector<std::shared_ptr<passline::Instrument>> made = instruments(options, timings);
-    if (mlir_instruments.setup) {
-      made.push_back(std::make_shared<passline::mlir::MlirInstrumentation>(mlir_instruments.setup));
-    }
+    // mlir-opt's reproducer flag, carried out by passline's reproducer.
+    if (flags.instruments.reproducer.empty()) flags.instruments.reproducer = asked.reproducer;
+    mlir_instruments = passline_mlir_opt::mlir_instruments(mlir_timing());
+  }
+  /// --verify-each: MLIR's verifier on the whole module.
+  void verify(const passline::mlir::Module& module) { passline::mlir::verify(module); }
+  /// MLIR's IR printer and timing on each MLIR pass manager of the run.
+  std::vector<std::shared_ptr<passline::Instrument>> instruments(const passline::driver::RunFlags&) {
+    std::vector<std::shared_ptr<passline::Instrument>> made;
+    if (mlir_instruments.setup) made.push_back(std::make_shared<passline::mlir::MlirInstrumentation>(mlir_instruments.setup));
     return made;
-  };
-  steps.statistics = [&] { return asked.statistics; };
-  // A file is written whole or not at all; standard output as mlir-opt writes it.
-  steps.output_file_for_stdout = false;
-  steps.process = [&](const passline::Pass<passline::mlir::Module>& pipeline, passline::driver::Session& session) {
+  }
+  bool statistics() const { return asked.statistics; }
+
+  int process(const passline::Pass<passline::mlir::Module>& pipeline, passline::driver::Session& session) {
     // One pool of threads, passline's (TBB's): function passes run there, and
     // MLIR's own parallel loops too. With one thread, a context locks nothing.
     // Like the context of a whole input, it is left at exit: it outlives every
     // context it serves.
     passline::mlir::ThreadPool& threads =
         left_at_exit(std::make_unique<passline::mlir::ThreadPool>(session.ctx.threads()));
-    Run run(options, *config, dialects, pipeline, session.ctx, session.instruments, session.timings, mlir_timing,
-            threads);
+    Run run(strict_diagnostics, *config, dialects, pipeline, session.ctx, session.instruments, session.timings,
+            mlir_timing(), threads);
     std::optional<OutputStream> file;
     if (session.output) file.emplace(*session.output);
     llvm::raw_ostream& os = file ? static_cast<llvm::raw_ostream&>(*file) : llvm::outs();
     const mlir::LogicalResult result = mlir::splitAndProcessBuffer(
-        read_input(options),
+        read_input(session.flags),
         [&run](std::unique_ptr<llvm::MemoryBuffer> chunk, llvm::raw_ostream& out) {
           return run.chunk(std::move(chunk), out);
         },
@@ -462,90 +485,51 @@ int run(Options& options, mlir::DialectRegistry& dialects) {
     }
     if (session.output) session.output->commit();
     return 0;
-  };
-  // --reduce: a pipeline's passes written out, MLIR's nests kept as MLIR's text.
-  steps.expand_pipeline = [](const std::string& text, const passline::PassContext& ctx) {
+  }
+
+  /// --reduce: a pipeline's passes written out, MLIR's nests kept as MLIR's text.
+  std::string expand_pipeline(const std::string& text, const passline::PassContext& ctx) {
     const passline::Pass<passline::mlir::Module> pass =
         passline::mlir::is_mlir_pipeline(text) ? passline::mlir::parse_mlir_pipeline(text)
         : text.find('(') != std::string::npos
             ? passline::mlir::parse_mlir_pipeline("builtin.module(" + text + ")")
             : passline::parse_pipeline(text, passline::mlir::registry());
     return passline::reduce::planned_passes(pass, ctx);
-  };
-  steps.pipeline_args = [](const std::string& pipeline) {
-    return std::vector<std::string>{pipeline.find('(') != std::string::npos ? "--passes=builtin.module(" + pipeline + ")"
-                                                                             : "--passes=" + pipeline};
-  };
-  steps.parse = [&](const std::string& text, const std::string& name) {
-    return passline::mlir::parse(text, name, *pipeline_context);
-  };
-  return passline::driver::drive(options, tool, steps);
-}
+  }
+  std::vector<std::string> pipeline_args(const std::string& pipeline) {
+    return {pipeline.find('(') != std::string::npos ? "--passes=builtin.module(" + pipeline + ")" : "--passes=" + pipeline};
+  }
+  passline::mlir::Module read(std::string text, const std::string& file) {
+    return passline::mlir::parse(text, file, *pipeline_context);
+  }
+
+ private:
+  /// -mlir-timing's report, MLIR's, printed when the run is over.
+  mlir::TimingScope* mlir_timing() {
+    if (!timing_manager) {
+      timing_manager.emplace();
+      mlir::applyDefaultTimingManagerCLOptions(*timing_manager);
+      timing_root = timing_manager->getRootScope();
+    }
+    return timing_manager->isEnabled() ? &timing_root : nullptr;
+  }
+
+  mlir::DialectRegistry& dialects =
+      left_at_exit(std::make_unique<mlir::DialectRegistry>(passline::mlir::registry_of_dialects()));
+  bool strict_diagnostics = false;
+  std::vector<std::string> mlir_words;
+  std::string overview;
+  std::optional<mlir::MlirOptMainConfig> config;
+  mlir::MLIRContext* pipeline_context = nullptr;
+  passline_mlir_opt::InstrumentRequests asked;
+  passline_mlir_opt::MlirInstruments mlir_instruments;
+  std::optional<mlir::DefaultTimingManager> timing_manager;
+  mlir::TimingScope timing_root;
+};
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  passline::driver::reserve_standard_streams();
-  passline::support::OutputFile::remove_temporaries_on_signals();
-  CLI::App app("passline-mlir-opt: mlir-opt's command line, run by passline's pass manager.\n\n"
-               "Examples:\n"
-               "  passline-mlir-opt in.mlir -canonicalize -cse\n"
-               "  passline-mlir-opt in.mlir --pass-pipeline='builtin.module(func.func(canonicalize,cse))' --threads=2\n"
-               "  passline-mlir-opt in.mlir --passes='canonicalize{max-iterations=3}' --print-changed=diff -o out.mlir\n"
-               "  passline-mlir-opt in.mlir -split-input-file -verify-diagnostics -canonicalize\n",
-               std::string(tool));
-  Options options;
-  const auto add_pipeline = [&options](CLI::App& app) { add_pipeline_flags(app, options); };
-  passline::driver::add_run_flags(
-      app, options, mlir_words,
-      {.input = "MLIR file to read; '-' reads stdin (the default)",
-       .output = "where to write the MLIR; '-' is stdout (the default). Written whole or not at all",
-       .list_passes = "list passline's own passes, then MLIR's passes and pipelines with their options (as "
-                      "mlir-opt's help lists them)",
-       .print_pipeline = "print the pipeline as passline's text and exit; =expanded prints the passes it would "
-                         "run, one per line",
-       .no_verify = "MLIR's passes do not verify what they made (they do by default, as mlir-opt's "
-                    "-verify-each; --verify-each here verifies the whole module after every pass)",
-       .run_reproducer = "replay a file written by --reproducer: its module through the pass that failed, e.g. "
-                         "--run-reproducer crash.mlir"},
-      add_pipeline, [&options](CLI::App& app) {
-        app.add_flag("--strict-diagnostics", options.strict_diagnostics,
-                     "an error that an MLIR pass reports fails the run even when the pass succeeds (passline's rule; "
-                     "mlir-opt prints it with the module and exits 0)")
-            ->group("Debugging");
-      });
-
-  // mlir-opt's flags, declared by MLIR's code: every pass MLIR registers is
-  // one, its test passes included.
-  passline::mlir::register_passes();
-  passline_mlir_opt::register_test_passes();
-  mlir::DialectRegistry& dialects = left_at_exit(std::make_unique<mlir::DialectRegistry>(passline::mlir::registry_of_dialects()));
-  passline_mlir_opt::register_test_dialects(dialects);
-  passline_mlir_opt::declare_mlir_flags(dialects);
-  const passline_mlir_opt::Words words = passline_mlir_opt::split_words(
-      std::span<char* const>(argv + 1, argv + argc), [&app](std::string_view name) -> std::optional<bool> {
-        const CLI::Option* option = app.get_option_no_throw(std::string(name));
-        if (option == nullptr) return std::nullopt;
-        return option->get_type_size_max() > 0 && option->get_expected_max() > 0;
-      });
-  // mlir-opt's help header, with the dialects it reads.
-  const std::string overview = fmt::format("MLIR modular optimizer driver, run by passline's pass manager\n"
-                                           "Available Dialects: {}",
-                                           llvm::join(dialects.getDialectNames(), ","));
-  if (const std::optional<std::string> error = passline_mlir_opt::parse_mlir_flags(std::string(tool), overview, words.mlir)) {
-    fmt::print(stderr, "{}: error: {}\n", tool, *error);
-    return 1;
-  }
-  std::vector<char*> passline_argv{argv[0]};
-  for (const std::string& word : words.passline) passline_argv.push_back(const_cast<char*>(word.c_str()));
-  if (const std::optional<int> code = passline::driver::parse_command_line(
-          app, options, static_cast<int>(passline_argv.size()), passline_argv.data(), tool, add_pipeline)) {
-    if (*code == 0) passline_mlir_opt::print_mlir_help();
-    return *code;
-  }
-  try {
-    return run(options, dialects);
-  } catch (...) {
-    return report(std::current_exception());
-  }
+  MlirTool mlir_tool;
+  return passline::driver::main<passline::mlir::Module>(argc, argv, mlir_tool);
 }

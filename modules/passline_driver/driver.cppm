@@ -1,11 +1,21 @@
-// passline.driver: what passline-opt and passline-mlir-opt share: their
-// flags (the input and -o, the flags that set the pass context:
-// --opt-level, --disable-pass, --require-pass, --config, --threads; the
-// instrument flags and the instruments they make, --list-passes and
-// --list-config), reading the command line, reproducers and their replay,
-// running the pipeline, how diagnostics and failures are printed, the
-// report at the end of a run, and the standard streams. Each driver keeps
-// only what is its own IR's, and its help's words for it.
+// passline.driver: a command-line tool for any IR, in one call.
+//
+//   int main(int argc, char** argv) {
+//     StackTool tool;                                    // what is the IR's own
+//     return passline::driver::main<Program>(argc, argv, tool);
+//   }
+//
+// gives the IR a tool with every flag passline's own drivers have: pipeline
+// text over the IR's registry (--passes, --list-passes, --print-pipeline),
+// the context's flags (--opt-level, --disable-pass, --require-pass,
+// --config, --threads, --load-pass-plugin), every instrument
+// (--print-after-all, --print-changed, --time-passes, --trace, --dump-dir,
+// --verify-each, --opt-bisect-limit, --report, --reproducer and
+// --run-reproducer, --print-pass-graph, --stats, --verify-preserved),
+// --reduce with its judges, and the output rules (written whole or not at
+// all; one message, exit code 1, on any failure). The tool says only what
+// is its IR's: see `main` below for what it gives and what it may give.
+// passline-opt and passline-mlir-opt are built on it (docs/your-own-ir.md).
 module;
 
 #include <CLI/CLI.hpp>
@@ -15,6 +25,7 @@ module;
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -27,8 +38,11 @@ module;
 #include <memory>
 #include <optional>
 #include <regex>
+#include <stdexcept>
 #include <string>
 #include <string_view>
+#include <tuple>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -50,12 +64,46 @@ struct Failure {
   std::string message;
 };
 
-/// How a driver's help speaks of its IR.
-struct IRWords {
-  std::string_view extension;       // of its files, for --dump-dir: ".ir"
-  std::string_view print_before;    // passes to name in --print-before's example: "CSE,DCE"
-  std::string_view print_after;     // in --print-after's: "FoldConstant"
-  std::string_view unit;            // what a reproducer holds: "IR", "module"
+/// An error in a tool's input at a position, printed as it is: `FILE:LINE:COL:
+/// error: MESSAGE`, then the line with a caret under the column. A tool's
+/// `read` throws it where its input is malformed.
+class InputError : public std::runtime_error {
+ public:
+  /// At byte `offset` of `text`, the whole input read from `file`.
+  InputError(std::string_view file, std::string_view text, std::size_t offset, std::string_view message)
+      : std::runtime_error(where(file, text, std::min(offset, text.size()), message)) {}
+
+ private:
+  static std::string where(std::string_view file, std::string_view text, std::size_t offset, std::string_view message) {
+    const std::size_t before = offset == 0 ? std::string_view::npos : text.rfind('\n', offset - 1);
+    const std::size_t start = before == std::string_view::npos ? 0 : before + 1;
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    const std::size_t line = 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(start), '\n'));
+    const std::size_t column = offset - start + 1;
+    return fmt::format("{}:{}:{}: error: {}\n{}", file, line, column, message,
+                       support::caret_lines(text.substr(start, end - start), column));
+  }
+};
+
+/// How a tool's help speaks of its IR and of the flags whose meaning is its
+/// IR's. An empty text gets the generic words.
+struct Help {
+  std::string_view description;              // --help's first lines: "stack-opt: runs passes over stack programs"
+  std::string_view examples;                 // --help's examples, a command a line
+  std::string_view extension;                // of the IR's files: ".ir" (--dump-dir's, --reproducer's)
+  std::string_view print_before = "PASS";    // passes to name in --print-before's example: "CSE,DCE"
+  std::string_view print_after = "PASS";     // in --print-after's: "FoldConstant"
+  std::string_view unit = "IR";              // what a reproducer holds: "IR", "module"
+  std::string_view disable_example = "PASS"; // passes in --disable-pass's example: "FoldConstant,Inline"
+  std::string_view opt_level_default = "3: every pass named runs";  // the level when --opt-level is not given
+  std::string_view threads_use = "function passes, on the IR's functions";  // what --threads runs
+  std::string_view input;                    // the operand
+  std::string_view output;                   // -o
+  std::string_view passes;                   // --passes
+  std::string_view list_passes;              // --list-passes
+  std::string_view print_pipeline;           // --print-pipeline
+  std::string_view no_verify;                // --no-verify
+  std::string_view run_reproducer;           // --run-reproducer
 };
 
 /// The flags of the instruments both drivers have.
@@ -127,17 +175,13 @@ struct RunFlags {
   std::string run_reproducer;
   std::optional<std::string> reproducer_text;  // the file --run-reproducer names, read once
   ReduceFlags reduce;
+  bool verify_preserved = false;  // --verify-preserved
+  bool stats = false;             // --stats
 };
 
-/// How a driver's help speaks of the flags whose meaning is its IR's.
-struct RunFlagTexts {
-  std::string_view input;           // the operand
-  std::string_view output;          // -o
-  std::string_view list_passes;     // --list-passes
-  std::string_view print_pipeline;  // --print-pipeline
-  std::string_view no_verify;       // --no-verify
-  std::string_view run_reproducer;  // --run-reproducer
-};
+}  // namespace passline::driver
+
+namespace passline::driver {
 
 /// Declares the context flags on `app`; `opt_level_default` and
 /// `threads_use` finish their help: what the level is when not given, and
@@ -202,11 +246,19 @@ std::string reproducer_settings(const ContextFlags& flags, int opt_level) {
   return settings;
 }
 
+}  // namespace passline::driver
+
+export namespace passline::driver {
+
 /// What a driver reads of its run's instruments once the run is over.
 struct RunInstruments {
   std::shared_ptr<PassGraph> graph;        // --print-pass-graph: its DOT replaces the IR
   std::shared_ptr<Reproducer> reproducer;  // --reproducer: why it could not be written, if so
 };
+
+}  // namespace passline::driver
+
+namespace passline::driver {
 
 /// Adds to `ctx` the instruments that name the run's tool or its settings
 /// (as reproducer_settings): --print-pass-graph, --reproducer, replayed by
@@ -311,6 +363,10 @@ std::vector<std::string> cli_words(const CLI::App& app, std::vector<std::string>
   return split;
 }
 
+}  // namespace passline::driver
+
+export namespace passline::driver {
+
 /// All of `fd`, read to its end; `name` names it in errors.
 std::string read_all(int fd, const std::string& name) {
   std::string text;
@@ -339,6 +395,10 @@ int open_to_read(const std::string& file) {
   }
   return fd;
 }
+
+}  // namespace passline::driver
+
+namespace passline::driver {
 
 /// All of `file`, whatever it is (a file, a pipe, a FIFO, /dev/stdin), as
 /// open_to_read opens it; fails naming it.
@@ -394,7 +454,7 @@ std::string replay_reproducer(const std::string& file, std::string_view tool, bo
 }
 
 /// Declares the instrument flags on `app`, in its "Debugging" group.
-void add_instrument_flags(CLI::App& app, InstrumentFlags& flags, const IRWords& words) {
+void add_instrument_flags(CLI::App& app, InstrumentFlags& flags, const Help& words) {
   app.add_option("--print-before", flags.print_before,
                  fmt::format("print the IR to stderr before these passes, e.g. --print-before={}", words.print_before))
       ->delimiter(',')->option_text("PASS,...")->group("Debugging");
@@ -500,25 +560,40 @@ void add_reduce_flags(CLI::App& app, ReduceFlags& flags) {
   app.add_option("--reduce-inside", flags.inside)->group("");
 }
 
-/// Declares the flags of `flags` on `app`, in the order --help lists them:
-/// the input and -o; the pipeline flags (`add_pipeline_flags`, which a
-/// reproducer's replay line reads too); --list-passes, --list-config,
-/// --print-pipeline, --no-verify; the instrument flags, then the driver's
-/// own (`add_own_debugging_flags`), then --run-reproducer.
-void add_run_flags(CLI::App& app, RunFlags& flags, const IRWords& words, const RunFlagTexts& texts,
+/// `text`, or `otherwise` when it is empty.
+std::string or_else(std::string_view text, std::string_view otherwise) { return std::string(text.empty() ? otherwise : text); }
+
+/// Declares every driver's flags on `app`: the input and -o, the pipeline
+/// flags (`add_pipeline_flags`), the listings, the instruments (with
+/// `add_own_debugging_flags`' after them), the reproducer and --reduce.
+void add_run_flags(CLI::App& app, RunFlags& flags, const Help& help,
                    const std::function<void(CLI::App&)>& add_pipeline_flags,
                    const std::function<void(CLI::App&)>& add_own_debugging_flags = {}) {
-  app.add_option("input", flags.input, std::string(texts.input));
-  app.add_option("-o", flags.output, std::string(texts.output));
+  app.add_option("input", flags.input, or_else(help.input, "file to read; '-' reads stdin (the default)"));
+  app.add_option("-o", flags.output,
+                 or_else(help.output, "where to write the output; '-' is stdout (the default). Written whole or not at all"));
   add_pipeline_flags(app);
-  app.add_flag("--list-passes", flags.list_passes, std::string(texts.list_passes));
+  app.add_flag("--list-passes", flags.list_passes,
+               or_else(help.list_passes, "list the passes and pipelines with their levels, requirements and options"));
   app.add_flag("--list-config", flags.list_config, "list the config keys with their types and defaults");
-  app.add_flag("--print-pipeline{text}", flags.print_pipeline, std::string(texts.print_pipeline))
+  app.add_flag("--print-pipeline{text}", flags.print_pipeline,
+               or_else(help.print_pipeline,
+                       "print the pipeline as canonical text and exit; =expanded prints the passes it would run under "
+                       "the given flags, one per line, with the required passes it inserts and why"))
       ->check(CLI::IsMember({"text", "expanded"}));
-  app.add_flag("--no-verify", flags.no_verify, std::string(texts.no_verify));
-  add_instrument_flags(app, flags.instruments, words);
+  app.add_flag("--no-verify", flags.no_verify, or_else(help.no_verify, "do not verify the input and the output"));
+  add_instrument_flags(app, flags.instruments, help);
+  app.add_flag("--verify-preserved", flags.verify_preserved,
+               "after every pass that changed the IR, check the analyses and passes it claims to preserve "
+               "against a fresh computation; a false claim stops the run naming the pass")
+      ->group("Debugging");
+  app.add_flag("--stats", flags.stats, "print the counters passes keep (constants folded, lets dropped...) at the end")
+      ->group("Debugging");
   if (add_own_debugging_flags) add_own_debugging_flags(app);
-  app.add_option("--run-reproducer", flags.run_reproducer, std::string(texts.run_reproducer))
+  app.add_option("--run-reproducer", flags.run_reproducer,
+                 or_else(help.run_reproducer, fmt::format("replay a file written by --reproducer: its {} through the "
+                                                          "pass that failed, e.g. --run-reproducer crash{}",
+                                                          help.unit, help.extension)))
       ->option_text("FILE")->group("Debugging");
   add_reduce_flags(app, flags.reduce);
 }
@@ -542,18 +617,18 @@ std::vector<std::string> judge_words(const std::string& file) {
 /// the driver's own pipeline flags were given (the file gives them). The
 /// exit code when there is nothing to run: 0 after --help, 1 after a usage
 /// error, printed on one line that quotes no argument whole.
-std::optional<int> parse_command_line(CLI::App& app, RunFlags& flags, int argc, char** argv, std::string_view tool,
+std::optional<int> parse_command_line(CLI::App& app, RunFlags& flags, std::vector<std::string> words, std::string_view tool,
                                       const std::function<void(CLI::App&)>& add_pipeline_flags,
                                       const std::function<bool()>& own_pipeline_flags_given = {}) {
   try {
-    app.parse(cli_words(app, std::vector<std::string>(argv + 1, argv + argc)));
+    app.parse(cli_words(app, std::move(words)));
     if (!flags.reduce.judge.empty()) {
       // A judge of a reduction: the flags of the run are in the file, the try is the input.
-      std::vector<std::string> words = judge_words(flags.reduce.judge);
-      words.push_back(flags.input);
-      words.push_back("--reduce-judge=" + flags.reduce.judge);
+      std::vector<std::string> judged = judge_words(flags.reduce.judge);
+      judged.push_back(flags.input);
+      judged.push_back("--reduce-judge=" + flags.reduce.judge);
       app.clear();
-      app.parse(cli_words(app, std::move(words)));
+      app.parse(cli_words(app, std::move(judged)));
       return std::nullopt;
     }
     if (flags.run_reproducer.empty()) return std::nullopt;
@@ -577,7 +652,7 @@ std::optional<int> parse_command_line(CLI::App& app, RunFlags& flags, int argc, 
 /// first (it vetoes), then printing and dumps, then `checks` (verification,
 /// the driver's own: so a broken IR is printed before the run stops),
 /// tracing and timing last. With --time-passes, `timings` is its record.
-std::vector<std::shared_ptr<Instrument>> instruments(const InstrumentFlags& flags, const IRWords& words,
+std::vector<std::shared_ptr<Instrument>> instruments(const InstrumentFlags& flags, const Help& words,
                                                      std::vector<std::shared_ptr<Instrument>> checks,
                                                      std::shared_ptr<PassTimings>& timings) {
   std::vector<std::shared_ptr<Instrument>> out;
@@ -631,6 +706,10 @@ struct EndOfRunReport {
   }
 };
 
+}  // namespace passline::driver
+
+export namespace passline::driver {
+
 /// Runs `phase()`, and with --time-passes lists it as `name` beside the
 /// passes (reading the input, printing the output).
 template <class F>
@@ -648,6 +727,10 @@ decltype(auto) timed(const std::shared_ptr<PassTimings>& timings, std::string na
   } record{timings, std::move(name)};
   return std::forward<F>(phase)();
 }
+
+}  // namespace passline::driver
+
+namespace passline::driver {
 
 /// Prints a failure as one message on stderr (with its caret, where it has
 /// a position); the exit code. An exception of one of the `Positioned`
@@ -670,6 +753,10 @@ int report(std::exception_ptr failure, std::string_view tool) {
   }
   return 1;
 }
+
+}  // namespace passline::driver
+
+export namespace passline::driver {
 
 /// How `run_pipeline` treats what the IR's own means showed the user (MLIR's
 /// diagnostic handlers, say).
@@ -718,6 +805,7 @@ void print_out(std::string_view text) {
 
 /// What a run has made by the time its driver processes the input.
 struct Session {
+  const RunFlags& flags;
   PassContext& ctx;
   const RunInstruments& instruments;
   const std::shared_ptr<PassTimings>& timings;
@@ -726,6 +814,10 @@ struct Session {
   /// when the driver writes standard output its own way.
   std::optional<support::OutputFile>& output;
 };
+
+}  // namespace passline::driver
+
+namespace passline::driver {
 
 /// What a driver adds to the one run of `drive`: its IR's pipeline, checks,
 /// reading and writing. Each is called once, in the order below.
@@ -802,7 +894,8 @@ int drive(const RunFlags& flags, std::string_view tool, const DriverSteps<IR>& s
       if (!flags.reduce.judge.empty()) return judge_try(flags, tool, steps, pipeline, ctx);
       return reduce_run(flags, tool, steps, pipeline, ctx);
     } else {
-      throw Failure{"--reduce: this driver's IR gives the reducer nothing to shrink it with"};
+      throw Failure{fmt::format("--reduce: {}'s IR gives the reducer nothing to shrink it with "
+                                "(there is no passline::reduce::ReduceTraits for it)", tool)};
     }
   }
   if (steps.configure) steps.configure(ctx);
@@ -814,7 +907,7 @@ int drive(const RunFlags& flags, std::string_view tool, const DriverSteps<IR>& s
   if (flags.output != "-" || steps.output_file_for_stdout) output.emplace(flags.output);
   const RunInstruments run_instruments = add_run_instruments(ctx, flags.instruments, flags.context, std::string(tool));
   const EndOfRunReport end_report{timings, steps.statistics() ? ctx.statistics.get() : nullptr};
-  Session session{ctx, run_instruments, timings, output};
+  Session session{flags, ctx, run_instruments, timings, output};
   return steps.process(pipeline, session);
 }
 
@@ -831,6 +924,331 @@ void reserve_standard_streams() {
       ::close(reserved);
     }
   }
+}
+
+}  // namespace passline::driver
+
+// -- The tool --------------------------------------------------------------------
+
+namespace passline::driver {
+
+template <class T, class IR>
+concept ReadsText = requires(T& tool, std::string text, const std::string& file) {
+  { tool.read(std::move(text), file) } -> std::same_as<IR>;
+};
+template <class T, class IR>
+concept ReadsTextOnThreads = requires(T& tool, std::string text, const std::string& file, std::size_t threads) {
+  { tool.read(std::move(text), file, threads) } -> std::same_as<IR>;
+};
+template <class T>
+concept Named = requires(const T& tool) { std::string_view(tool.name); };
+template <class T, class IR>
+concept Verifies = requires(T& tool, const IR& ir) { tool.verify(ir); };
+template <class T, class IR>
+concept VerifiesOnThreads = requires(T& tool, const IR& ir, std::size_t threads) { tool.verify(ir, threads); };
+template <class T, class IR>
+concept Writes =
+    requires(T& tool, const IR& ir, const std::function<void(std::string_view)>& put, std::size_t threads) {
+      tool.write(ir, put, threads);
+    };
+
+template <class T>
+struct PositionedErrors {
+  using type = std::tuple<>;
+};
+template <class T>
+  requires requires { typename T::positioned_errors; }
+struct PositionedErrors<T> {
+  using type = typename T::positioned_errors;
+};
+
+/// Prints a failure as `report` does, with InputError and the tool's
+/// `positioned_errors` printed as they are.
+template <class T>
+int report_failure(std::exception_ptr failure, std::string_view name) {
+  return [&]<class... E>(std::tuple<E...>*) {
+    return report<InputError, E...>(std::move(failure), name);
+  }(static_cast<typename PositionedErrors<T>::type*>(nullptr));
+}
+
+template <class IR, class T>
+IR read_text(T& tool, std::string text, const std::string& file, std::size_t threads) {
+  if constexpr (ReadsTextOnThreads<T, IR>) {
+    return tool.read(std::move(text), file, threads);
+  } else {
+    return tool.read(std::move(text), file);
+  }
+}
+
+template <class IR, class T>
+void verify_ir(T& tool, const IR& ir, std::size_t threads) {
+  if constexpr (VerifiesOnThreads<T, IR>) {
+    tool.verify(ir, threads);
+  } else if constexpr (Verifies<T, IR>) {
+    tool.verify(ir);
+  }
+}
+
+template <class T>
+std::string_view name_of(const T& tool) {
+  return tool.name;
+}
+
+/// How the tool's help speaks of its IR.
+template <class T>
+Help help_of(const T& tool) {
+  if constexpr (requires { { tool.help } -> std::convertible_to<Help>; }) {
+    return tool.help;
+  } else {
+    return Help{};
+  }
+}
+
+/// The registry a tool's pipelines are read from: its own, or the IR's global one.
+template <class IR, class T>
+Registry<IR>& registry_of(T& tool) {
+  if constexpr (requires { { tool.registry() } -> std::same_as<Registry<IR>&>; }) {
+    return tool.registry();
+  } else {
+    return Registry<IR>::global();
+  }
+}
+
+/// What a run does to the input when the tool does not say otherwise
+/// (`process`): read it (a reproducer's text, a file, stdin), verify it,
+/// run the pipeline, verify the result, write it (or the pass graph).
+template <class IR, class T>
+int process_input(T& tool, const RunFlags& flags, const Pass<IR>& pipeline, Session& run) {
+  const std::string_view name = name_of(tool);
+  const std::size_t threads = run.ctx.threads();  // for every phase
+  IR ir = timed(run.timings, "Parse input", [&]() -> IR {
+    if (flags.reproducer_text) return read_text<IR>(tool, *flags.reproducer_text, flags.input, threads);
+    if constexpr (requires { { tool.read_file(flags.input, threads) } -> std::same_as<IR>; }) {
+      if (flags.input != "-") return tool.read_file(flags.input, threads);
+    }
+    return read_text<IR>(tool, read_input_text(flags.input), flags.input == "-" ? "<stdin>" : flags.input, threads);
+  });
+  constexpr bool verifies = Verifies<T, IR> || VerifiesOnThreads<T, IR>;
+  if (verifies && !flags.no_verify) timed(run.timings, "Verify input", [&] { verify_ir(tool, ir, threads); });
+  if (const int code = [&]<class... E>(std::tuple<E...>*) {
+        return run_pipeline<InputError, E...>(pipeline, ir, run.ctx, run.instruments, name);
+      }(static_cast<typename PositionedErrors<T>::type*>(nullptr))) {
+    return code;
+  }
+  if (verifies && !flags.no_verify) timed(run.timings, "Verify output", [&] { verify_ir(tool, ir, threads); });
+  support::OutputFile& output = *run.output;
+  if (run.instruments.graph) {
+    output.write(run.instruments.graph->dot());
+    output.commit();
+    return 0;
+  }
+  timed(run.timings, "Print output", [&] {
+    if constexpr (Writes<T, IR>) {
+      tool.write(ir, [&](std::string_view chunk) { output.write(chunk); }, threads);
+    } else {
+      output.write(IRTraits<IR>::print(ir));
+    }
+    output.commit();
+  });
+  return 0;
+}
+
+/// The steps of `drive` for `tool`: its hooks where it gives them, the
+/// generic ones where not.
+template <class IR, class T>
+DriverSteps<IR> steps_of(T& tool, RunFlags& flags) {
+  const std::string_view name = name_of(tool);
+  DriverSteps<IR> steps{.registry = registry_of<IR>(tool)};
+  if constexpr (requires { { tool.load_plugin(std::string()) } -> std::same_as<bool>; }) {
+    steps.load_foreign_plugin = [&](const std::string& path) { return tool.load_plugin(path); };
+  }
+  if constexpr (requires { tool.list_more_passes(); }) steps.list_more = [&] { tool.list_more_passes(); };
+  steps.check_flags = [&]() -> std::optional<int> {
+    if constexpr (!Verifies<T, IR> && !VerifiesOnThreads<T, IR>) {
+      if (flags.instruments.verify_each) {
+        throw Failure{fmt::format("--verify-each: {}'s IR has no verifier (its tool gives no verify)", name)};
+      }
+    }
+    if constexpr (!HasFunctions<IR>) {
+      if (flags.context.threads && *flags.context.threads != "1" && *flags.context.threads != "0") {
+        fmt::print(stderr, "{}: note: --threads={}: the IR has no functions to run passes on in parallel\n", name,
+                   *flags.context.threads);
+      }
+    }
+    if constexpr (requires { { tool.check_flags(flags) } -> std::same_as<std::optional<int>>; }) {
+      return tool.check_flags(flags);
+    } else {
+      return std::nullopt;
+    }
+  };
+  steps.pipeline = [&]() -> Pass<IR> {
+    if constexpr (requires { { tool.pipeline(flags) } -> std::same_as<Pass<IR>>; }) {
+      return tool.pipeline(flags);
+    } else if constexpr (requires { std::string_view(tool.default_pipeline); }) {
+      return parse_pipeline(flags.passes.value_or(std::string(tool.default_pipeline)), registry_of<IR>(tool));
+    } else {
+      return parse_pipeline(flags.passes.value_or(""), registry_of<IR>(tool));
+    }
+  };
+  if constexpr (requires { { tool.opt_level(flags) } -> std::convertible_to<int>; }) steps.opt_level = tool.opt_level(flags);
+  if constexpr (requires(PassContext& ctx) { tool.configure(ctx, flags); }) {
+    steps.configure = [&](PassContext& ctx) { tool.configure(ctx, flags); };
+  }
+  steps.instruments = [&](std::shared_ptr<PassTimings>& timings) {
+    std::vector<std::shared_ptr<Instrument>> checks;
+    if constexpr (Verifies<T, IR> || VerifiesOnThreads<T, IR>) {
+      if (flags.instruments.verify_each) {
+        checks.push_back(std::make_shared<VerifyEach>([&tool](IRView view) {
+          if (const IR* ir = view.get<IR>()) verify_ir(tool, *ir, PassContext::current().threads());
+        }));
+      }
+    }
+    if (flags.verify_preserved) checks.push_back(std::make_shared<VerifyPreserved<IR>>(&registry_of<IR>(tool)));
+    std::vector<std::shared_ptr<Instrument>> made = instruments(flags.instruments, help_of(tool), std::move(checks), timings);
+    if constexpr (requires { tool.instruments(flags); }) {
+      for (auto& own : tool.instruments(flags)) made.push_back(std::move(own));
+    }
+    return made;
+  };
+  steps.statistics = [&] {
+    if constexpr (requires { { tool.statistics() } -> std::convertible_to<bool>; }) {
+      return flags.stats || tool.statistics();
+    } else {
+      return flags.stats;
+    }
+  };
+  if constexpr (requires { { tool.output_file_for_stdout } -> std::convertible_to<bool>; }) {
+    steps.output_file_for_stdout = tool.output_file_for_stdout;
+  }
+  steps.process = [&](const Pass<IR>& pipeline, Session& run) {
+    if constexpr (requires { { tool.process(pipeline, run) } -> std::same_as<int>; }) {
+      return tool.process(pipeline, run);
+    } else {
+      return process_input<IR>(tool, flags, pipeline, run);
+    }
+  };
+  steps.expand_pipeline = [&](const std::string& text, const PassContext& ctx) -> std::string {
+    if constexpr (requires { { tool.expand_pipeline(text, ctx) } -> std::same_as<std::string>; }) {
+      return tool.expand_pipeline(text, ctx);
+    } else {
+      // The required passes too, so that one may stay where its user goes;
+      // where one goes and its user stays, planning puts it back.
+      return passline::reduce::planned_passes(parse_pipeline(text, registry_of<IR>(tool)), ctx);
+    }
+  };
+  steps.pipeline_args = [&](const std::string& pipeline) -> std::vector<std::string> {
+    if constexpr (requires { { tool.pipeline_args(pipeline) } -> std::same_as<std::vector<std::string>>; }) {
+      return tool.pipeline_args(pipeline);
+    } else {
+      return {"--passes=" + pipeline};
+    }
+  };
+  steps.parse = [&](const std::string& text, const std::string& file) { return read_text<IR>(tool, text, file, 1); };
+  return steps;
+}
+
+}  // namespace passline::driver
+
+export namespace passline::driver {
+
+/// A command-line tool for the IR `IR`: reads `argv` and runs it, the exit
+/// code. `tool` says what is the IR's own; every member but the first two
+/// may be left out:
+///
+///   std::string_view name;                        // "stack-opt": in messages, --help, reproducers
+///   IR read(std::string text, const std::string& file[, std::size_t threads]);
+///       // the IR in `text`; throws InputError (or a `positioned_errors`
+///       // type) where it is malformed
+///
+///   Help help;                                    // how --help speaks of the IR
+///   Registry<IR>& registry();                     // the passes (the IR's global registry)
+///   std::string_view default_pipeline;            // run without --passes (no pass)
+///   void verify(const IR&[, std::size_t threads]);// throws where the IR is broken: the input and
+///                                                 // output are verified, and --verify-each works
+///   void write(const IR&, const std::function<void(std::string_view)>& put, std::size_t threads);
+///       // the output, a chunk at a time (IRTraits<IR>::print(ir) otherwise)
+///   IR read_file(const std::string& path, std::size_t threads);  // a file (read whole, then `read`)
+///   using positioned_errors = std::tuple<E...>;   // the IR's errors that say where they are
+///   void add_flags(CLI::App&);                    // its own flags (CLI11)
+///   void add_pipeline_flags(CLI::App&);           // its own flags that say what a run does:
+///   bool pipeline_flags_given();                  //   a reproducer's replay line may give them
+///   std::optional<int> check_flags(const RunFlags&);   // an exit code to stop with, or go on
+///   Pass<IR> pipeline(const RunFlags&);           // the pipeline (from --passes otherwise)
+///   int opt_level(const RunFlags&);               // the level passes are gated by (the highest)
+///   void configure(PassContext&, RunFlags&);      // its own settings of the run's context
+///   std::vector<std::shared_ptr<Instrument>> instruments(const RunFlags&);  // its own, after the flags'
+///   bool statistics();                            // --stats, by its own flag too
+///   bool load_plugin(const std::string& path);    // a plugin of the IR's own kind: loaded, true
+///   void list_more_passes();                      // more after --list-passes
+///   int process(const Pass<IR>&, Session&);       // reading, running, writing its own way
+///   bool output_file_for_stdout;                  // with `process`: -o - through Session::output
+///   std::string expand_pipeline(const std::string& text, const PassContext&);  // --reduce: passes
+///   std::vector<std::string> pipeline_args(const std::string& text);           // --reduce: the flags
+///   std::optional<int> take_words(std::vector<std::string>& words, const CLI::App&);  // words it reads
+///   void print_more_help();                       // after --help
+///
+/// What the IR does not give is said when a flag asks for it: --verify-each
+/// without `verify`, --reduce without passline::reduce::ReduceTraits<IR>,
+/// --threads for an IR without functions (IRTraits<IR>::function_count).
+template <class IR, class T>
+int main(int argc, char** argv, T& tool) {
+  static_assert(Named<T>,
+                "passline::driver::main: the tool has no `name` (std::string_view name = \"my-opt\";): "
+                "its messages, --help and reproducers need it");
+  static_assert(ReadsText<T, IR> || ReadsTextOnThreads<T, IR>,
+                "passline::driver::main: the tool has no `IR read(std::string text, const std::string& file)` "
+                "returning the IR of main<IR>: how the tool reads its input");
+  static_assert(Printable<IR> || Writes<T, IR>,
+                "passline::driver::main: the IR cannot be written: give IRTraits<IR>::print, or the tool a "
+                "`write(const IR&, const std::function<void(std::string_view)>& put, std::size_t threads)`");
+  if constexpr (Named<T> && (ReadsText<T, IR> || ReadsTextOnThreads<T, IR>) && (Printable<IR> || Writes<T, IR>)) {
+    const std::string_view name = name_of(tool);
+    reserve_standard_streams();
+    support::OutputFile::remove_temporaries_on_signals();
+    const Help help = help_of(tool);
+    std::string description =
+        or_else(help.description, fmt::format("{}: runs a pipeline of passes over its IR", name));
+    if (!help.examples.empty()) description += fmt::format("\n\nExamples:\n{}", help.examples);
+    CLI::App app(description, std::string(name));
+    RunFlags flags;
+    const auto add_pipeline = [&](CLI::App& to) {
+      to.add_option("--passes", flags.passes,
+                    or_else(help.passes, "pipeline text, e.g. 'A,B' (see --list-passes); --passes= runs no pass"));
+      add_context_flags(to, flags.context, help.opt_level_default, help.threads_use, help.disable_example);
+      if constexpr (requires { tool.add_pipeline_flags(to); }) tool.add_pipeline_flags(to);
+    };
+    add_run_flags(app, flags, help, add_pipeline, [&](CLI::App& to) {
+      if constexpr (requires { tool.add_flags(to); }) tool.add_flags(to);
+    });
+    std::vector<std::string> words(argv + 1, argv + argc);
+    if constexpr (requires { { tool.take_words(words, app) } -> std::same_as<std::optional<int>>; }) {
+      if (const std::optional<int> code = tool.take_words(words, app)) return *code;
+    }
+    std::function<bool()> own_given;
+    if constexpr (requires { { tool.pipeline_flags_given() } -> std::convertible_to<bool>; }) {
+      own_given = [&] { return static_cast<bool>(tool.pipeline_flags_given()); };
+    }
+    if (const std::optional<int> code = parse_command_line(app, flags, std::move(words), name, add_pipeline, own_given)) {
+      if constexpr (requires { tool.print_more_help(); }) {
+        if (*code == 0) tool.print_more_help();
+      }
+      return *code;
+    }
+    try {
+      return drive(flags, name, steps_of<IR>(tool, flags));
+    } catch (...) {
+      return report_failure<T>(std::current_exception(), name);
+    }
+  } else {
+    return 1;
+  }
+}
+
+/// The same, for a tool made on the spot: `main<IR>(argc, argv, StackTool{})`.
+template <class IR, class T>
+  requires(!std::is_lvalue_reference_v<T>)
+int main(int argc, char** argv, T&& tool) {
+  return main<IR>(argc, argv, tool);
 }
 
 }  // namespace passline::driver
