@@ -265,7 +265,7 @@ namespace passline::driver {
 /// `tool`, and --report, whose replay line is the reproducer's and names
 /// its file.
 RunInstruments add_run_instruments(PassContext& ctx, const InstrumentFlags& flags, const ContextFlags& context,
-                                   const std::string& tool) {
+                                   const std::string& tool, const std::string& comment) {
   RunInstruments added;
   if (flags.print_pass_graph) {
     added.graph = std::make_shared<PassGraph>();
@@ -273,7 +273,7 @@ RunInstruments add_run_instruments(PassContext& ctx, const InstrumentFlags& flag
   }
   const std::string settings = reproducer_settings(context, ctx.opt_level);
   if (!flags.reproducer.empty()) {
-    added.reproducer = std::make_shared<Reproducer>(flags.reproducer, settings, "//", tool);
+    added.reproducer = std::make_shared<Reproducer>(flags.reproducer, settings, comment, tool);
     ctx.instruments.push_back(added.reproducer);
   }
   if (!flags.report.empty()) {
@@ -824,6 +824,8 @@ namespace passline::driver {
 template <class IR>
 struct DriverSteps {
   Registry<IR>& registry;
+  /// What starts a comment line in the IR's text: a reproducer's first line.
+  std::string comment = "//";
   /// Loads `path` if it is a plugin of the IR's own kind (MLIR's), saying
   /// whether it was; passline's plugins are loaded into `registry`.
   std::function<bool(const std::string& path)> load_foreign_plugin = {};
@@ -905,7 +907,7 @@ int drive(const RunFlags& flags, std::string_view tool, const DriverSteps<IR>& s
   for (const auto& instrument : plugin_instruments) ctx.instruments.push_back(instrument);
   std::optional<support::OutputFile> output;
   if (flags.output != "-" || steps.output_file_for_stdout) output.emplace(flags.output);
-  const RunInstruments run_instruments = add_run_instruments(ctx, flags.instruments, flags.context, std::string(tool));
+  const RunInstruments run_instruments = add_run_instruments(ctx, flags.instruments, flags.context, std::string(tool), steps.comment);
   const EndOfRunReport end_report{timings, steps.statistics() ? ctx.statistics.get() : nullptr};
   Session session{flags, ctx, run_instruments, timings, output};
   return steps.process(pipeline, session);
@@ -1059,6 +1061,7 @@ template <class IR, class T>
 DriverSteps<IR> steps_of(T& tool, RunFlags& flags) {
   const std::string_view name = name_of(tool);
   DriverSteps<IR> steps{.registry = registry_of<IR>(tool)};
+  if constexpr (requires { std::string_view(tool.comment); }) steps.comment = std::string_view(tool.comment);
   if constexpr (requires { { tool.load_plugin(std::string()) } -> std::same_as<bool>; }) {
     steps.load_foreign_plugin = [&](const std::string& path) { return tool.load_plugin(path); };
   }
@@ -1161,6 +1164,8 @@ export namespace passline::driver {
 ///       // type) where it is malformed
 ///
 ///   Help help;                                    // how --help speaks of the IR
+///   std::string_view comment;                     // what starts a comment line in its text ("//"):
+///                                                 // a reproducer's first line is one
 ///   Registry<IR>& registry();                     // the passes (the IR's global registry)
 ///   std::string_view default_pipeline;            // run without --passes (no pass)
 ///   void verify(const IR&[, std::size_t threads]);// throws where the IR is broken: the input and
