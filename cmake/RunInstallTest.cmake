@@ -1,8 +1,8 @@
-# Installs the build tree BUILD_DIR into WORK_DIR/prefix, then configures, builds
-# and runs the project CONSUMER_DIR against it. Its Release flags are
+# Configures, builds and runs the project CONSUMER_DIR against the package
+# installed in WORK_DIR/prefix (the test install.prefix), in WORK_DIR. Its Release flags are
 # RELEASE_FLAGS (-O0: the test checks what the package builds and runs, not
 # how fast).
-file(REMOVE_RECURSE ${WORK_DIR})
+file(REMOVE_RECURSE ${WORK_DIR}/build ${WORK_DIR}/plugin)
 
 function(step)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE result OUTPUT_VARIABLE out ERROR_VARIABLE out)
@@ -12,7 +12,6 @@ function(step)
   message(STATUS "${out}")
 endfunction()
 
-step(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${WORK_DIR}/prefix)
 step(${CMAKE_COMMAND} -S ${CONSUMER_DIR} -B ${WORK_DIR}/build -G Ninja
   -DCMAKE_BUILD_TYPE=Release
   "-DCMAKE_CXX_FLAGS_RELEASE=${RELEASE_FLAGS}"
@@ -25,6 +24,7 @@ step(${CMAKE_COMMAND} -S ${CONSUMER_DIR} -B ${WORK_DIR}/build -G Ninja
 step(${CMAKE_COMMAND} --build ${WORK_DIR}/build)
 step(${WORK_DIR}/build/consumer)
 step(${WORK_DIR}/build/ir_consumer)
+step(${WORK_DIR}/build/reduce_consumer)
 step(${WORK_DIR}/prefix/bin/passline-opt --list-passes)
 if(EXPECT_MLIR)
   step(${WORK_DIR}/build/mlir_consumer)

@@ -4,6 +4,7 @@ Chromium (Debian's chromium and chromium-driver, through Selenium).
 
     browser_test.py PASSLINE_OPT EXAMPLES_DIR [--mlir-opt PASSLINE_MLIR_OPT]
                     [--python-path DIR] [--screenshot PATH]
+    browser_test.py --page REPORT --passes A,B,...
 
 Runs O2 on examples/ir/cleanup.ir on one thread and on two, and a run that
 fails (examples/ir/failing/mixed_types.ir); checks that the two reports are
@@ -19,6 +20,10 @@ functions and an MLIR location (in a diagnostic) holding `<!--`, `<script>`,
 and Python passes named so (with --python-path, where the package is). Each
 page must draw every timeline bar, diff and diagnostic that the same run with
 plain names draws, and show the hostile texts as text.
+
+With --page, opens one report another tool wrote (stack-opt's, of
+examples/your-own-tool) and checks that it logs no error and that the
+timeline has a bar for each of the passes named.
 """
 import argparse
 import json
@@ -167,14 +172,36 @@ def hostile_python(driver, python_path, work):
                   [f"{name} on main" for name in HOSTILE if "\x01" not in name])
 
 
+def check_page(page, passes):
+    """The report `page` opens without error and its timeline has a bar for each of `passes`."""
+    work = pathlib.Path(tempfile.mkdtemp())
+    try:
+        driver = browser(work / "profile")
+        try:
+            contents = page_contents(driver, pathlib.Path(page).resolve().as_uri())
+            check(contents["errors"] == [], f"the page logs no error: {contents['errors']}")
+            for name in passes:
+                check(any(title.startswith(name) for title in contents["titles"]),
+                      f"the timeline has a bar for {name}: {contents['titles'][:12]}")
+        finally:
+            driver.quit()
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return 1 if failures else 0
+
+
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("tool")
-    parser.add_argument("examples")
+    parser.add_argument("--page")
+    parser.add_argument("--passes")
+    parser.add_argument("tool", nargs="?")
+    parser.add_argument("examples", nargs="?")
     parser.add_argument("--mlir-opt")
     parser.add_argument("--python-path")
     parser.add_argument("--screenshot")
     args = parser.parse_args()
+    if args.page:
+        return check_page(args.page, args.passes.split(","))
     work = pathlib.Path(tempfile.mkdtemp())
     try:
         examples = pathlib.Path(args.examples)
