@@ -220,19 +220,59 @@ bool loaded(const std::string& path) {
   return true;
 }
 
-TEST(Plugin, StaysLoadedWhileAPassItMadeLives) {
+TEST(Plugin, StaysLoadedForTheProcess) {
   std::optional<passline::Pass<Module>> pass;
   {
     auto registry = program_registry();
     passline::load_plugin(example, *registry);
     pass = registry->create("ExportAll");
   }
-  EXPECT_TRUE(loaded(example));  // the registry is gone; the pass keeps its plugin
+  EXPECT_TRUE(loaded(example));  // the registry is gone; the pass runs the plugin's code
   passline::PassContext ctx;
   const Module out = (*pass)(parse(two_functions), ctx);
   EXPECT_TRUE(out.functions[0].exported);
   pass.reset();
-  EXPECT_FALSE(loaded(example));
+  EXPECT_TRUE(loaded(example));  // nothing of it is left, and it stays, as LLVM's and MLIR's plugins do
+}
+
+TEST(Plugin, AnExceptionFromItsPassIsReadAfterItsRegistryAndPassAreGone) {
+  std::exception_ptr failure;
+  {
+    auto registry = program_registry();
+    passline::load_plugin(example, *registry);
+    const passline::Pass<Module> pass = passline::parse_pipeline("CountFunctions{at-most=1}", *registry);
+    passline::PassContext ctx;
+    try {
+      (void)pass(parse(two_functions), ctx);
+    } catch (...) {
+      failure = std::current_exception();
+    }
+  }
+  // The exception's type and message are the plugin's code and data.
+  ASSERT_TRUE(failure);
+  try {
+    std::rethrow_exception(failure);
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("more than 1"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Plugin, ItsInstrumentOutlivesItsRegistry) {
+  std::vector<std::shared_ptr<passline::Instrument>> instruments;
+  {
+    auto registry = program_registry();
+    instruments = passline::load_plugin(plugin_path("test_plugin_instrument"), *registry).instruments;
+  }
+  ASSERT_FALSE(instruments.empty());
+  passline::PassContext ctx;
+  ctx.instruments = instruments;
+  auto registry = program_registry();
+  testing::internal::CaptureStderr();
+  (void)passline::parse_pipeline("InferType", *registry)(parse(two_functions), ctx);
+  EXPECT_EQ(testing::internal::GetCapturedStderr(), "plugin instrument: after InferType\n");
+  instruments.clear();
+  ctx.instruments.clear();
+  EXPECT_TRUE(loaded(plugin_path("test_plugin_instrument")));
 }
 
 }  // namespace

@@ -6,9 +6,11 @@ module;
 
 #include <cstdlib>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 module passline.support;
 
 namespace passline::support {
@@ -56,6 +58,15 @@ std::shared_ptr<const SharedLibrary> SharedLibrary::open(const std::string& path
 }
 
 SharedLibrary::~SharedLibrary() { ::dlclose(handle_); }
+
+void SharedLibrary::keep_loaded(std::shared_ptr<const SharedLibrary> library) {
+  // Never destroyed: the libraries stay until the process ends, after every
+  // static destructor that may still run their code.
+  static auto* const kept = new std::vector<std::shared_ptr<const SharedLibrary>>;
+  static std::mutex lock;
+  const std::scoped_lock held(lock);
+  kept->push_back(std::move(library));
+}
 
 void* SharedLibrary::symbol(const char* name) const { return ::dlsym(handle_, name); }
 

@@ -95,6 +95,11 @@ class SharedLibrary {
   /// The address of the symbol `name` it defines, or null.
   void* symbol(const char* name) const;
 
+  /// Keeps `library` loaded until the process ends, as LLVM and MLIR keep
+  /// their plugins: nothing made by its code (an exception, a pass, an
+  /// instrument, a type's vtable) can outlive it.
+  static void keep_loaded(std::shared_ptr<const SharedLibrary> library);
+
  private:
   explicit SharedLibrary(void* handle) : handle_(handle) {}
   void* handle_;
