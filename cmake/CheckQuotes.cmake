@@ -1,8 +1,13 @@
 # Checks that every ```cpp block of the document DOC is quoted verbatim from
-# the source SOURCE, so that a guide cannot drift from the example it quotes.
+# one of the sources SOURCE (a list), so that a guide cannot drift from the
+# example it quotes.
 cmake_minimum_required(VERSION 3.28)
 file(READ ${DOC} doc)
-file(READ ${SOURCE} source)
+set(source "")
+foreach(file IN LISTS SOURCE)
+  file(READ ${file} text)
+  string(APPEND source "${text}\n/* end of ${file} */\n")
+endforeach()
 set(open "```cpp\n")
 string(LENGTH "${open}" open_length)
 set(count 0)

@@ -197,10 +197,14 @@ void add_context_flags(CLI::App& app, ContextFlags& flags, std::string_view opt_
                              disable_example.substr(disable_example.rfind(',') + 1)))
       ->delimiter(',');
   app.add_option("--config", flags.config, "a config value, KEY=VALUE, e.g. --config threads=4 (see --list-config)");
+  std::int64_t most = 0;  // the range of the key `threads`, as --list-config shows it
+  for (const auto& key : ConfigKeys::global().list()) {
+    if (key.name == config::threads.name && key.range) most = key.range->second;
+  }
   app.add_option("--threads", flags.threads,
                  fmt::format("threads for {}; 0 to {} (0: one per hardware thread); the output is the same on any "
                              "number; the same as --config threads=N",
-                             threads_use, max_threads))
+                             threads_use, most))
       ->option_text("N");
   app.add_option("--load-pass-plugin", flags.plugins,
                  "load the passes of a plugin (a shared library built with passline_add_plugin, see "
@@ -309,19 +313,14 @@ void say_what_is_skipped(const Pass<IR>& pass, const PassContext& ctx, std::stri
 /// levels, requirements and options.
 template <class IR>
 std::string list_passes(const Registry<IR>& registry) {
-  auto empty_string = [](const Value& value) {
-    const auto* text = std::get_if<std::string>(&value);
-    return text && text->empty();
-  };
   std::string out;
-  for (const PassListing& pass : registry.list()) {
+  for (const auto& pass : registry.list()) {
     fmt::format_to(std::back_inserter(out), "{:<16} {} level {}{}  {}{}\n", pass.name, pass.pipeline ? "pipeline" : "pass    ",
                    pass.opt_level, pass.required.empty() ? "" : fmt::format("  requires {}", fmt::join(pass.required, ", ")),
                    pass.summary, pass.plugin.empty() ? "" : fmt::format(" (plugin {})", pass.plugin));
     for (const OptionSpec& option : pass.options) {
-      fmt::format_to(std::back_inserter(out), "    {}: {} = {}  {}\n", option.name, value_type_name(option.default_value),
-                     empty_string(option.default_value) ? "\"\"" : format_value(option.default_value),
-                     option.description);
+      fmt::format_to(std::back_inserter(out), "    {}: {} = {}  {}\n", option.name, option.type_name(),
+                     option.default_text(), option.description);
     }
   }
   return out;
@@ -330,9 +329,9 @@ std::string list_passes(const Registry<IR>& registry) {
 /// --list-config: the config keys with their types, defaults and ranges.
 std::string list_config() {
   std::string out;
-  for (const ConfigKeyInfo& key : ConfigKeys::global().list()) {
+  for (const auto& key : ConfigKeys::global().list()) {
     fmt::format_to(std::back_inserter(out), "{:<16} {} = {}{}  {}\n", key.name, key.type_name(),
-                   format_value(key.default_value),
+                   key.default_text(),
                    key.range ? fmt::format(" ({} to {})", key.range->first, key.range->second) : "", key.description);
   }
   return out;
@@ -699,7 +698,7 @@ void print_diagnostics(PassContext& ctx, std::string tool) {
 /// it succeeded or not, last.
 struct EndOfRunReport {
   const std::shared_ptr<PassTimings>& timings;
-  const Statistics* statistics = nullptr;
+  const decltype(PassContext::statistics)::element_type* statistics = nullptr;
   ~EndOfRunReport() {
     if (timings) fmt::print(stderr, "{}", timings->report());
     if (statistics) fmt::print(stderr, "{}", statistics->report());
@@ -871,7 +870,7 @@ int drive(const RunFlags& flags, std::string_view tool, const DriverSteps<IR>& s
   std::vector<std::shared_ptr<Instrument>> plugin_instruments;
   for (const std::string& path : flags.context.plugins) {
     if (steps.load_foreign_plugin && steps.load_foreign_plugin(path)) continue;
-    Plugin plugin = load_plugin(path, steps.registry);
+    auto plugin = load_plugin(path, steps.registry);
     for (auto& instrument : plugin.instruments) plugin_instruments.push_back(std::move(instrument));
   }
   if (flags.list_passes) {
@@ -948,6 +947,10 @@ template <class T, class IR>
 concept Verifies = requires(T& tool, const IR& ir) { tool.verify(ir); };
 template <class T, class IR>
 concept VerifiesOnThreads = requires(T& tool, const IR& ir, std::size_t threads) { tool.verify(ir, threads); };
+template <class IR>
+concept PrintsText = requires(const IR& ir) {
+  { IRTraits<IR>::print(ir) } -> std::convertible_to<std::string>;
+};
 template <class T, class IR>
 concept Writes =
     requires(T& tool, const IR& ir, const std::function<void(std::string_view)>& put, std::size_t threads) {
@@ -1072,7 +1075,7 @@ DriverSteps<IR> steps_of(T& tool, RunFlags& flags) {
         throw Failure{fmt::format("--verify-each: {}'s IR has no verifier (its tool gives no verify)", name)};
       }
     }
-    if constexpr (!HasFunctions<IR>) {
+    if constexpr (!requires(const IR& ir) { IRTraits<IR>::function_count(ir); }) {
       if (flags.context.threads && *flags.context.threads != "1" && *flags.context.threads != "0") {
         fmt::print(stderr, "{}: note: --threads={}: the IR has no functions to run passes on in parallel\n", name,
                    *flags.context.threads);
@@ -1203,10 +1206,10 @@ int main(int argc, char** argv, T& tool) {
   static_assert(ReadsText<T, IR> || ReadsTextOnThreads<T, IR>,
                 "passline::driver::main: the tool has no `IR read(std::string text, const std::string& file)` "
                 "returning the IR of main<IR>: how the tool reads its input");
-  static_assert(Printable<IR> || Writes<T, IR>,
+  static_assert(PrintsText<IR> || Writes<T, IR>,
                 "passline::driver::main: the IR cannot be written: give IRTraits<IR>::print, or the tool a "
                 "`write(const IR&, const std::function<void(std::string_view)>& put, std::size_t threads)`");
-  if constexpr (Named<T> && (ReadsText<T, IR> || ReadsTextOnThreads<T, IR>) && (Printable<IR> || Writes<T, IR>)) {
+  if constexpr (Named<T> && (ReadsText<T, IR> || ReadsTextOnThreads<T, IR>) && (PrintsText<IR> || Writes<T, IR>)) {
     const std::string_view name = name_of(tool);
     reserve_standard_streams();
     support::OutputFile::remove_temporaries_on_signals();

@@ -634,7 +634,7 @@ std::vector<OptionSpec> options_of(std::string_view name, const std::vector<std:
 }
 
 /// passline's option values as MLIR's option text.
-std::string options_text(const OptionValues& values) {
+std::string options_text(const std::vector<std::pair<std::string, Value>>& values) {
   std::string text;
   for (const auto& [name, value] : values) {
     if (!text.empty()) text += ' ';
@@ -985,7 +985,7 @@ Pass<Module> from_pass_manager(const ::mlir::OpPassManager& manager, bool nest_i
   ::mlir::OpPassManager copy = manager;
   std::vector<Pass<Module>> passes;
   add_passes(copy, nest_implicitly, dependent_dialects(copy), passes);
-  return sequential<Module>(std::move(passes), SequentialInfo{.name = anchor});
+  return sequential<Module>(std::move(passes), {.name = anchor});
 }
 
 bool is_mlir_pipeline(std::string_view text) {
@@ -1063,7 +1063,7 @@ Registry<Module>& registry() {
       return Registry<Module>::Resolved{
           .info = described(name),
           .options = options_of(name, defaults),
-          .factory = [name = std::string(name)](const OptionValues& values) {
+          .factory = [name = std::string(name)](const auto& values) {
             return module_level(std::make_shared<const MlirPassRunner>(name, options_text(values), "builtin.module"),
                                 described(name));
           },

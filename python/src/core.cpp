@@ -652,7 +652,7 @@ PYBIND11_MODULE(_core, m) {
            "clears the context's instruments, and its exception goes on as itself.")
       .def_static("list_configs", [] {
         py::dict keys;
-        for (const passline::ConfigKeyInfo& key : passline::ConfigKeys::global().list()) {
+        for (const auto& key : passline::ConfigKeys::global().list()) {
           py::dict info;
           info["type"] = std::string(key.type_name());
           info["default"] = from_value(key.default_value);
@@ -696,7 +696,7 @@ PYBIND11_MODULE(_core, m) {
       .def("__repr__", [](const Pass& p) { return "<passline.Pass " + p.text() + ">"; });
 
   m.def("create_pass", [](const std::string& name, const py::dict& options) {
-    passline::OptionValues values;
+    std::vector<std::pair<std::string, passline::Value>> values;
     for (const auto& [key, value] : options) values.emplace_back(key_from(key), to_value(value));
     return passline::pipelines::registry().create(name, values);
   }, py::arg("name"), py::arg("options") = py::dict());
@@ -706,8 +706,8 @@ PYBIND11_MODULE(_core, m) {
   m.def("sequential", [](std::vector<Pass> passes, const std::string& name, int opt_level, const py::object& required) {
     const std::vector<std::string> owned = names_from(required, "required");
     const std::vector<std::string_view> names(owned.begin(), owned.end());  // the pipeline copies them
-    const passline::SequentialInfo info{.name = name, .opt_level = opt_level, .required = names};
-    return passline::pipelines::registry().sequential(std::move(passes), info);
+    return passline::pipelines::registry().sequential(std::move(passes),
+                                                      {.name = name, .opt_level = opt_level, .required = names});
   }, py::arg("passes"), py::arg("name") = "sequential", py::arg("opt_level") = 0, py::arg("required") = py::none());
   m.def("python_pass", &python_pass, py::arg("fn"), py::arg("name"), py::arg("opt_level"), py::arg("required"),
         py::arg("function_level"));
@@ -719,7 +719,7 @@ PYBIND11_MODULE(_core, m) {
     // made visible to the libraries loaded after it, once.
     static const bool shared = (passline::support::share_symbols_of(reinterpret_cast<const void*>(&leave)), true);
     (void)shared;
-    const passline::Plugin plugin = passline::load_plugin(path, passline::pipelines::registry());
+    const auto plugin = passline::load_plugin(path, passline::pipelines::registry());
     return plugin.passes;
   }, py::arg("path"),
         "Loads the passes of the plugin at `path` (docs/plugins.md) into the registry that create, parse_pipeline "

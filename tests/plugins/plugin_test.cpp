@@ -51,7 +51,7 @@ std::string load_error(const std::string& path, Registry& registry) {
 
 TEST(Plugin, ExamplePassesRunBesideTheProgramsOwn) {
   auto registry = program_registry();
-  const passline::Plugin plugin = passline::load_plugin(example, *registry);
+  const auto plugin = passline::load_plugin(example, *registry);
   EXPECT_EQ(plugin.name, "example");
   EXPECT_EQ(plugin.passes, (std::vector<std::string>{"CountFunctions", "ExportAll", "plugin-cleanup"}));
   const passline::Pass<Module> pipeline = passline::parse_pipeline("FoldConstant,ExportAll,CountFunctions", *registry);
@@ -74,7 +74,7 @@ TEST(Plugin, ExamplePassesRunBesideTheProgramsOwn) {
 TEST(Plugin, ListedWithThePluginThatRegisteredIt) {
   auto registry = program_registry();
   passline::load_plugin(example, *registry);
-  for (const passline::PassListing& listing : registry->list()) {
+  for (const auto& listing : registry->list()) {
     const bool ours = listing.name == "ExportAll" || listing.name == "CountFunctions" || listing.name == "plugin-cleanup";
     EXPECT_EQ(listing.plugin, ours ? example : "") << listing.name;
   }
@@ -183,7 +183,7 @@ TEST(Plugin, ARequirementNobodyProvidesNamesThePlugin) {
 
 TEST(Plugin, ItsInstrumentsAreHanded) {
   auto registry = program_registry();
-  const passline::Plugin plugin = passline::load_plugin(plugin_path("test_plugin_instrument"), *registry);
+  const auto plugin = passline::load_plugin(plugin_path("test_plugin_instrument"), *registry);
   ASSERT_EQ(plugin.instruments.size(), 1u);
   passline::PassContext ctx;
   ctx.instruments = plugin.instruments;

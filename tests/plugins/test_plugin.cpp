@@ -95,7 +95,7 @@ extern "C" const passline::PluginEntry* passline_plugin() {
 #else
   static passline::PluginEntry entry = *passline::plugin_entry<Module, register_passes>("bad");
 #if CASE(other_api)
-  entry.api_version = passline::plugin_api_version + 1;
+  ++entry.api_version;
 #elif CASE(other_build)
   entry.build = "clang 1.0; libstdc++ 19970101 cxx11-abi 0; passline 0.0.1";
 #endif

@@ -248,7 +248,7 @@ TEST(Property, APassThatPreservesInferTypeLeavesTheTypesInferTypeWouldWrite) {
   const std::uint64_t count = from_env("PASSLINE_PROPERTY_COUNT", 1000) / 4;
   const auto& registry = passline::pipelines::registry();
   std::size_t checked = 0;
-  for (const passline::PassListing& listing : registry.list()) {
+  for (const auto& listing : registry.list()) {
     const passline::Pass<ir::Module> pass = registry.create(listing.name);
     if (listing.pipeline || !pass.info().keeps("InferType")) continue;
     ++checked;
@@ -275,7 +275,7 @@ void check_preserved(std::string_view name) {
   const std::uint64_t count = from_env("PASSLINE_PROPERTY_COUNT", 1000) / 4;
   const auto& registry = passline::pipelines::registry();
   std::size_t checked = 0;
-  for (const passline::PassListing& listing : registry.list()) {
+  for (const auto& listing : registry.list()) {
     const passline::Pass<ir::Module> pass = registry.create(listing.name);
     if (listing.pipeline || !pass.info().keeps(name) || pass.info().preserves_everything()) continue;
     ++checked;

@@ -90,7 +90,7 @@ struct Report::State {
   std::vector<IRView::FunctionText> functions;  // and function by function, when it prints them
   std::string input;                         // the IR before the first pass
   std::size_t diff_bytes = 0;                // of all diffs kept
-  std::shared_ptr<Statistics> statistics;
+  decltype(PassContext::statistics) statistics;
   std::shared_ptr<Diagnostics> diagnostics;
   std::optional<std::size_t> failed_step;
   std::string error, reproducer;
@@ -522,7 +522,8 @@ std::string Report::html() const {
   page += "<section id=\"passes\">\n<h2>Passes</h2>\n<table>\n<tr><th class=\"num\">#</th><th>pass</th>"
           "<th class=\"num\">time (ms)</th><th class=\"num\">functions changed</th>"
           "<th class=\"num\">IR lines after</th><th>statistics</th></tr>\n";
-  const std::vector<Statistics::Counter> counters = s.statistics ? s.statistics->counters() : std::vector<Statistics::Counter>{};
+  using Counter = decltype(PassContext::statistics)::element_type::Counter;
+  const std::vector<Counter> counters = s.statistics ? s.statistics->counters() : std::vector<Counter>{};
   std::vector<std::size_t> sizes;
   for (std::size_t i = 0; i < s.steps.size(); ++i) {
     const auto& step = s.steps[i];

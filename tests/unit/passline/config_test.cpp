@@ -9,7 +9,7 @@ import passline;
 
 namespace {
 
-using passline::Config;
+using Config = decltype(passline::PassContext::config);  // reached as PassContext::config
 using passline::ConfigError;
 using passline::Value;
 
@@ -68,7 +68,7 @@ TEST(Config, WrongTypeIsAnError) {
 
 TEST(Config, KeysAreListedWithTypeDefaultAndDescription) {
   const auto keys = passline::ConfigKeys::global().list();
-  auto it = std::ranges::find(keys, std::string("test.unroll-factor"), &passline::ConfigKeyInfo::name);
+  auto it = std::ranges::find(keys, std::string("test.unroll-factor"), [](const auto& key) { return key.name; });
   ASSERT_NE(it, keys.end());
   EXPECT_EQ(it->type_name(), "int");
   EXPECT_EQ(it->default_value, Value(std::int64_t{4}));

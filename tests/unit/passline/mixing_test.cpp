@@ -44,7 +44,7 @@ TEST(Mixing, SlotRequirementsAreCheckedAgainstStaticPassesThatRanBefore) {
   Registry<Trace> registry;
   registry.add<InferType>();
   auto ran_type_inference = std::make_shared<int>(0);
-  registry.add(PassInfo{.name = "Typer"}, {}, [ran_type_inference](const passline::OptionValues&) {
+  registry.add(PassInfo{.name = "Typer"}, {}, [ran_type_inference](const auto&) {
     return Pass<Trace>(PassInfo{.name = "Typer"}, [ran_type_inference](Trace t, PassContext&) {
       ++*ran_type_inference;
       t.ran.push_back("Typer");
@@ -103,7 +103,7 @@ TEST(Mixing, RuntimePassAfterAStaticPipelineSeesWhatRanInIt) {
   // A pass that keeps the IR as it is, so a requirement stays satisfied.
   auto runs = std::make_shared<int>(0);
   Registry<Trace> registry;
-  registry.add(PassInfo{.name = "Analyze"}, {}, [runs](const passline::OptionValues&) {
+  registry.add(PassInfo{.name = "Analyze"}, {}, [runs](const auto&) {
     return Pass<Trace>(PassInfo{.name = "Analyze"}, [runs](Trace t, PassContext&) {
       ++*runs;
       return t;

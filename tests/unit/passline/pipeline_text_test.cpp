@@ -155,7 +155,7 @@ Pass<Trace> random_pipeline(const Registry<Trace>& registry, std::mt19937_64& ra
       continue;
     }
     const std::string_view name = names[std::uniform_int_distribution<std::size_t>(0, names.size() - 1)(random)];
-    passline::OptionValues options;
+    std::vector<std::pair<std::string, passline::Value>> options;
     for (const passline::OptionSpec& spec : registry.options_of(name)) {
       if (std::uniform_int_distribution(0, 1)(random) == 0) continue;
       switch (spec.default_value.index()) {

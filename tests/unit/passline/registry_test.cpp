@@ -71,7 +71,7 @@ TEST(Registry, SetsOptionsOfTheirTypes) {
   Registry<Trace> registry;
   registry.add<Inline>().add<Step<"InferType">>();
   Pass<Trace> pass = registry.create("Inline", {{"max-size", Value(std::int64_t{8})}, {"mode", Value(std::string("all"))}});
-  EXPECT_EQ(pass.options(), (passline::OptionValues{{"max-size", Value(std::int64_t{8})},
+  EXPECT_EQ(pass.options(), (std::vector<std::pair<std::string, Value>>{{"max-size", Value(std::int64_t{8})},
                                                     {"recursive", Value(false)},
                                                     {"ratio", Value(0.5)},
                                                     {"mode", Value(std::string("all"))}}));
@@ -127,13 +127,13 @@ TEST(Registry, UnknownOptionAndWrongTypeAreErrors) {
 TEST(Registry, ListsNameLevelRequiredSummaryAndOptions) {
   Registry<Trace> registry;
   fill(registry);
-  const std::vector<passline::PassListing> listing = registry.list();
+  const auto listing = registry.list();
   ASSERT_EQ(listing.size(), 3u);
   EXPECT_EQ(listing[0].name, "FoldConstant");
   EXPECT_EQ(listing[0].opt_level, 1);
   EXPECT_EQ(listing[0].required, (Names{"InferType"}));
   EXPECT_EQ(listing[1].name, "InferType");
-  const passline::PassListing& inline_pass = listing[2];
+  const auto& inline_pass = listing[2];
   EXPECT_EQ(inline_pass.name, "Inline");
   EXPECT_EQ(inline_pass.summary, "inlines small functions");
   ASSERT_EQ(inline_pass.options.size(), 4u);
@@ -149,7 +149,7 @@ TEST(Registry, RuntimePassWithAFactory) {
   Registry<Trace> registry;
   registry.add(PassInfo{.name = "Tag", .summary = "appends a tag"},
                {passline::OptionSpec{"tag", Value(std::string("x")), "what to append"}},
-               [](const passline::OptionValues& options) {
+               [](const auto& options) {
                  const std::string tag = std::get<std::string>(options[0].second);
                  return Pass<Trace>(PassInfo{.name = "Tag"}, [tag](Trace t, PassContext&) {
                    t.ran.push_back(tag);
@@ -202,7 +202,7 @@ TEST(Registry, ParallelRegistrationsAndLookUpsAreSafe) {
     workers.emplace_back([&registry, t] {
       for (int i = 0; i < per_thread; ++i) {
         const std::string name = "P" + std::to_string(t) + "_" + std::to_string(i);
-        registry.add(PassInfo{.name = name}, {}, [name](const passline::OptionValues&) {
+        registry.add(PassInfo{.name = name}, {}, [name](const auto&) {
           return passline::module_pass<Trace>(PassInfo{.name = name}, [name](Trace trace, PassContext&) {
             trace.ran.push_back(name);
             return trace;

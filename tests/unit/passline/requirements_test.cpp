@@ -37,7 +37,7 @@ struct Passes {
     PassInfo info{.name = name, .required = required, .preserves = preserves};
     if (effect == Effect::keeps) info.preserves = passline::preserves_all;
     Pass<Program> pass = logged(ran, info, effect);
-    registry.add(pass.info(), {}, [pass](const passline::OptionValues&) { return pass; });
+    registry.add(pass.info(), {}, [pass](const auto&) { return pass; });
     return pass;
   }
   Pass<Program> get(std::string_view name) const { return registry.create(name); }
@@ -143,7 +143,7 @@ TEST(Requirements, DiamondRunsTheSharedRequirementOnce) {
 
 TEST(Requirements, RequiredPassRunsWhateverItsOptLevel) {
   Passes p;
-  p.registry.add(PassInfo{.name = "Expensive", .opt_level = 4}, {}, [&](const passline::OptionValues&) {
+  p.registry.add(PassInfo{.name = "Expensive", .opt_level = 4}, {}, [&](const auto&) {
     return logged(p.ran, PassInfo{.name = "Expensive", .opt_level = 4});
   });
   p.add("User", {"Expensive"});
@@ -219,7 +219,7 @@ TEST(Requirements, ProcessWideRegistryServesPipelinesBuiltWithoutOne) {
   auto& global = Registry<Program>::global();
   const std::vector<std::string_view> needs{"GlobalInferType"};
   global.add(PassInfo{.name = "GlobalInferType"}, {},
-             [ran](const passline::OptionValues&) { return logged(ran, PassInfo{.name = "GlobalInferType"}); });
+             [ran](const auto&) { return logged(ran, PassInfo{.name = "GlobalInferType"}); });
   const Pass<Program> user = logged(ran, PassInfo{.name = "GlobalUser", .required = needs});
   PassContext ctx;
   passline::sequential<Program>({user})(Program{}, ctx);
