@@ -405,14 +405,9 @@ struct passline::reduce::ReduceTraits<stack::Program> {
           }
           return valid(std::move(candidate));
         };
-        const std::vector<bool> kept = delta(
-            std::vector<bool>(units.size(), true),
-            [&](const std::vector<bool>& keep) {
-              const std::optional<Program> candidate = with(keep);
-              return candidate && judge.still(*candidate);
-            },
-            stop);
-        if (std::optional<Program> smaller = with(kept)) best = std::move(*smaller);
+        if (std::optional<Program> smaller = keep_failing<Program>(units.size(), with, judge.still, stop)) {
+          best = std::move(*smaller);
+        }
       }
     }
     return best;

@@ -220,16 +220,10 @@ struct passline::reduce::ReduceTraits<passline::ir::Module> {
           return reread;
         };
         // `keep`: the places left as they are.
-        const std::vector<bool> kept = passline::reduce::delta(
-            std::vector<bool>(sites.size(), true),
-            [&](const std::vector<bool>& keep) {
-              const std::optional<Module> c = candidate(keep);
-              return c && ReduceTraits::size(*c) < ReduceTraits::size(best) && judge.still(*c);
-            },
-            stop);
-        if (std::optional<Module> c = candidate(kept); c && ReduceTraits::size(*c) < ReduceTraits::size(best)) {
-          best = std::move(*c);
-        }
+        std::optional<Module> smaller = passline::reduce::keep_failing<Module>(
+            sites.size(), candidate,
+            [&](const Module& c) { return ReduceTraits::size(c) < ReduceTraits::size(best) && judge.still(c); }, stop);
+        if (smaller && ReduceTraits::size(*smaller) < ReduceTraits::size(best)) best = std::move(*smaller);
       }
       if (ReduceTraits::size(best) >= before) break;
     }

@@ -177,14 +177,9 @@ Module to_simpler(const Module& module, const std::function<bool(const Module&)>
     return copy;
   };
   const std::size_t before = operation_count(module);
-  const std::vector<bool> kept = passline::reduce::delta(
-      std::vector<bool>(count, true),
-      [&](const std::vector<bool>& keep) {
-        const std::optional<Module> c = candidate(keep);
-        return c && operation_count(*c) < before && still_fails(*c);
-      },
-      stop);
-  if (std::optional<Module> c = candidate(kept); c && operation_count(*c) < before) return std::move(*c);
+  std::optional<Module> smaller = passline::reduce::keep_failing<Module>(
+      count, candidate, [&](const Module& c) { return operation_count(c) < before && still_fails(c); }, stop);
+  if (smaller && operation_count(*smaller) < before) return std::move(*smaller);
   return module;
 }
 

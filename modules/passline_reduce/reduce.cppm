@@ -216,6 +216,28 @@ struct Outside {
   std::function<std::size_t()> runs = [] { return std::size_t{0}; };
 };
 
+/// The one step of every reduction, for every IR: of `count` items (the
+/// passes of a pipeline, the functions of a module, the places of a
+/// simplification), the fewest that still fail, found by `delta`. `make`
+/// builds the candidate of a subset (true: kept), nothing if it is not
+/// valid, and is never judged then; `still` judges a candidate. Returns the
+/// candidate of the subset kept, or nothing when no item could go.
+template <class T>
+std::optional<T> keep_failing(std::size_t count, const std::function<std::optional<T>(const std::vector<bool>&)>& make,
+                              const std::function<bool(const T&)>& still, const Stop& stop,
+                              Order order = Order::first_to_last) {
+  const std::vector<bool> all(count, true);
+  const std::vector<bool> kept = delta(
+      all,
+      [&](const std::vector<bool>& keep) {
+        const std::optional<T> candidate = make(keep);
+        return candidate && still(*candidate);
+      },
+      stop, order);
+  if (kept == all) return std::nullopt;
+  return make(kept);
+}
+
 template <class IR>
 concept Reducible = requires(const IR& ir, const std::vector<bool>& mask, const Judge<IR>& judge, const Stop& stop) {
   { ReduceTraits<IR>::size(ir) } -> std::convertible_to<std::size_t>;
@@ -314,60 +336,36 @@ Reduced<IR> reduce(std::string pipeline, IR ir,
 
   auto reduce_pipeline = [&] {
     const std::vector<Step> steps = split_pipeline(out.pipeline);
-    std::vector<bool> all(pass_count(steps), true);
     // Later passes first: of a pass and the earlier one it requires, the
     // earlier (the one that runs first, where a failure may already be) stays.
-    const std::vector<bool> kept = delta(
-        all, [&](const std::vector<bool>& keep) { return judge(join_pipeline(steps, keep), out.ir, "pipeline"); }, stop,
-        Order::last_to_first);
-    if (kept != all) accept(join_pipeline(steps, kept), out.ir);
+    std::optional<std::string> fewer = keep_failing<std::string>(
+        pass_count(steps), [&](const std::vector<bool>& keep) { return std::optional(join_pipeline(steps, keep)); },
+        [&](const std::string& candidate) { return judge(candidate, out.ir, "pipeline"); }, stop, Order::last_to_first);
+    if (fewer) accept(std::move(*fewer), out.ir);
     record("pipeline", true);
-    return kept != all;
+    return fewer.has_value();
   };
   // Emptied first: an emptied function calls nothing, so that dropping
   // it after cannot leave a call to a function that is gone.
   auto reduce_functions = [&] {
     bool changed = false;
-    {
-      // `keep` here: the functions left as they are; the others are emptied.
-      auto emptied = [&](const std::vector<bool>& keep) {
-        std::vector<bool> empty(keep.size());
-        for (std::size_t i = 0; i < keep.size(); ++i) empty[i] = !keep[i];
-        return Traits::empty_functions(out.ir, empty);
-      };
-      std::vector<bool> all(Traits::function_count(out.ir), true);
-      const std::vector<bool> kept = delta(
-          all,
-          [&](const std::vector<bool>& keep) {
-            const std::optional<IR> candidate = emptied(keep);
-            return candidate && judge(out.pipeline, *candidate, "functions emptied");
-          },
+    auto functions = [&](const std::string& step, const std::function<std::optional<IR>(const std::vector<bool>&)>& make) {
+      std::optional<IR> smaller = keep_failing<IR>(
+          Traits::function_count(out.ir), make, [&](const IR& candidate) { return judge(out.pipeline, candidate, step); },
           stop);
-      if (kept != all) {
-        if (std::optional<IR> candidate = emptied(kept)) {
-          accept(out.pipeline, std::move(*candidate));
-          changed = true;
-        }
+      if (smaller) {
+        accept(out.pipeline, std::move(*smaller));
+        changed = true;
       }
-      record("functions emptied", true);
-    }
-    {
-      std::vector<bool> all(Traits::function_count(out.ir), true);
-      const std::vector<bool> kept = delta(
-          all,
-          [&](const std::vector<bool>& keep) {
-            const std::optional<IR> candidate = Traits::keep_functions(out.ir, keep);
-            return candidate && judge(out.pipeline, *candidate, "functions dropped");
-          },
-          stop);
-      if (kept != all) {
-        if (std::optional<IR> candidate = Traits::keep_functions(out.ir, kept)) {
-          accept(out.pipeline, std::move(*candidate));
-          changed = true;
-        }
-      }
-      record("functions dropped", true);
-    }
+      record(step, true);
+    };
+    // `keep` here: the functions left as they are; the others are emptied.
+    functions("functions emptied", [&](const std::vector<bool>& keep) {
+      std::vector<bool> empty(keep.size());
+      for (std::size_t i = 0; i < keep.size(); ++i) empty[i] = !keep[i];
+      return Traits::empty_functions(out.ir, empty);
+    });
+    functions("functions dropped", [&](const std::vector<bool>& keep) { return Traits::keep_functions(out.ir, keep); });
     return changed;
   };
   auto simplify = [&] {
