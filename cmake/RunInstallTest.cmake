@@ -20,7 +20,8 @@ step(${CMAKE_COMMAND} -S ${CONSUMER_DIR} -B ${WORK_DIR}/build -G Ninja
   "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}"
   "-DCMAKE_EXE_LINKER_FLAGS=${LINKER_FLAGS}"
   -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix
-  -DEXPECT_MLIR=${EXPECT_MLIR})
+  -DEXPECT_MLIR=${EXPECT_MLIR}
+  -DYOUR_OWN_TOOL_DIR=${YOUR_OWN_TOOL_DIR})
 step(${CMAKE_COMMAND} --build ${WORK_DIR}/build)
 step(${WORK_DIR}/build/consumer)
 step(${WORK_DIR}/build/ir_consumer)
