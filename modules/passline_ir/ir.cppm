@@ -35,7 +35,6 @@ module;
 #include <sys/stat.h>
 export module passline.ir;
 import passline;
-import passline.instruments;
 import passline.support;
 
 #include "types.inc"
@@ -46,15 +45,6 @@ import passline.support;
 #include "text.inc"
 #include "verify.inc"
 #include "rewrite.inc"
-
-export namespace passline::ir {
-/// `VerifyEach` with the verifier of this IR (`passline-opt --verify-each`).
-inline std::shared_ptr<VerifyEach> verify_each() {
-  return std::make_shared<VerifyEach>([](IRView view) {
-    if (const Module* module = view.get<Module>()) verify(*module);
-  });
-}
-}  // namespace passline::ir
 
 export template <>
 struct passline::IRTraits<passline::ir::Module> {

@@ -17,6 +17,7 @@
 import passline;
 import passline.instruments;
 import passline.ir;
+import passline.ir.passes;  // ir::verify_each
 import passline.pipelines;
 
 namespace py = pybind11;

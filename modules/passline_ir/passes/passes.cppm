@@ -25,6 +25,7 @@ module;
 #include <boost/unordered/unordered_flat_set.hpp>
 export module passline.ir.passes;
 import passline;
+import passline.instruments;
 import passline.ir;
 import passline.support;
 
@@ -51,6 +52,15 @@ void register_passes(Registry<Module>& registry) {
   registry.add<Inline>();
   registry.add<ToANormalForm>();
   registry.add<LambdaLift>();
+}
+
+/// `VerifyEach` with the verifier of this IR (`--verify-each`), for
+/// contexts set up in C++ and Python. Here rather than in passline.ir, which
+/// does not need the instruments.
+inline std::shared_ptr<VerifyEach> verify_each() {
+  return std::make_shared<VerifyEach>([](IRView view) {
+    if (const Module* module = view.get<Module>()) verify(*module);
+  });
 }
 
 /// The process-wide registry of the reference IR, with every pass in it.
