@@ -57,6 +57,8 @@ import passline.support;
 import passline.instruments;
 import passline.reduce;
 
+#include "oracle.inc"
+
 export namespace passline::driver {
 
 /// A failure a driver reports as `TOOL: error: MESSAGE`.

@@ -1,11 +1,10 @@
 // passline.reduce: from a failing run to the smallest run that still fails.
 //
-// A failing run is a pipeline, an input and what "still failing" means (an
-// Oracle: the same pass fails, with a message matching a pattern; a crash by
-// the same signal; a hang past a time limit; a verifier failure after the
-// same pass; output that differs from a reference pipeline's; a command that
-// says so). `reduce` shrinks it in a fixed order, each step by delta
-// debugging (chunks of halving size removed while the run still fails):
+// A failing run is a pipeline, an input and the caller's judge of what
+// "still failing" means (a predicate; passline.driver's Oracle reads it
+// from how a try of a tool ended). `reduce` shrinks it in a fixed order,
+// each step by delta debugging (`keep_failing`: chunks of halving size
+// removed while the run still fails):
 //
 //   1. the pipeline: its passes (the steps of its plan, nested pipelines
 //      opened), dropped; the required passes are not among them, since
@@ -134,47 +133,6 @@ Exit run_child(const std::vector<std::string>& argv, double limit_seconds, const
 void catch_interrupts(const std::string& stop_file);
 bool interrupted();
 
-// -- What still failing means --------------------------------------------------
-
-enum class Symptom { error, crash, hang, verifier, miscompile, command };
-std::string_view symptom_name(Symptom symptom);
-std::optional<Symptom> symptom_named(std::string_view name);
-
-/// What a candidate run must show to count as still failing.
-struct Oracle {
-  Symptom symptom = Symptom::error;
-  /// error, verifier: the pass named as failing (any, if empty: `classify`
-  /// sets it to the run's unless `match` is given); a nested pipeline named
-  /// as one pass (MLIR's `func.func(cse,canonicalize)`) is still that pass
-  /// with some of its passes gone.
-  std::string pass;
-  /// error, verifier, crash: a pattern the standard error must match (ECMAScript regex).
-  std::string match;
-  /// crash: the signal (any, if 0).
-  int signal = 0;
-  /// Seconds before a run is killed: for hang, the limit that makes it one.
-  double limit_seconds = 10;
-  /// miscompile: the reference pipeline's text.
-  std::string reference;
-  /// command: run with the candidate reproducer's path added; a nonzero
-  /// exit says it still fails (as mlir-reduce's test scripts do).
-  std::string command;
-
-  /// Whether `exit` shows the symptom (miscompile and command are judged by their callers).
-  bool shows(const Exit& exit) const;
-  /// One line: `pass 'X' fails matching /re/`, `a crash by SIGSEGV`...
-  std::string describe() const;
-};
-
-/// The pass a tool's standard error names as failing (`pass 'X' failed`),
-/// or as leaving the IR broken (`broken after pass 'X'`); empty if none.
-std::string failing_pass(std::string_view err, Symptom symptom);
-
-/// The oracle of a run that failed as `exit` says, left open where the
-/// user did not say (`given`): the symptom it shows, the pass it names, the
-/// signal. Fails with a message when the run does not fail at all.
-Oracle classify(const Exit& exit, Oracle given, bool symptom_given);
-
 // -- The reducer ---------------------------------------------------------------
 
 /// What an IR gives the reducer. Specialise it for an IR:
@@ -295,7 +253,7 @@ struct Reduced {
 };
 
 /// Reduces the failing run of `pipeline` on `ir`: `still_fails(pipeline,
-/// ir)` judges a candidate (true: it fails as the oracle says);
+/// ir)` judges a candidate (true: it still fails);
 /// `improved` is told each smaller run found, so that the best so far is
 /// kept if the reduction is interrupted; `outside`, what is done outside
 /// this process; `steps`, which steps to take.

@@ -5,10 +5,12 @@
 #include <stdexcept>
 #include <string>
 import passline.reduce;
+import passline.driver;
 
 namespace {
 
 namespace rd = passline::reduce;
+namespace od = passline::driver;  // the oracle is the driver's: it reads the drivers' wording
 
 rd::Exit failed(const std::string& pass) {
   return rd::Exit{.kind = rd::Exit::Kind::exited, .code = 1, .signal = 0, .seconds = 0,
@@ -16,8 +18,8 @@ rd::Exit failed(const std::string& pass) {
 }
 
 TEST(ReduceOracle, AFailingRunPinsItsPass) {
-  const rd::Oracle oracle = rd::classify(failed("Inline"), rd::Oracle{}, false);
-  EXPECT_EQ(oracle.symptom, rd::Symptom::error);
+  const od::Oracle oracle = od::classify(failed("Inline"), od::Oracle{}, false);
+  EXPECT_EQ(oracle.symptom, od::Symptom::error);
   EXPECT_EQ(oracle.pass, "Inline");
   EXPECT_TRUE(oracle.shows(failed("Inline")));
   EXPECT_FALSE(oracle.shows(failed("FoldConstant")));
@@ -26,7 +28,7 @@ TEST(ReduceOracle, AFailingRunPinsItsPass) {
 
 TEST(ReduceOracle, ANestIsTheSamePassWithSomeOfItsPassesGone) {
   const std::string nest = "func.func(cse,canonicalize{max-iterations=1},cse)";
-  const rd::Oracle oracle = rd::classify(failed(nest), rd::Oracle{}, false);
+  const od::Oracle oracle = od::classify(failed(nest), od::Oracle{}, false);
   EXPECT_EQ(oracle.pass, nest);
   EXPECT_TRUE(oracle.shows(failed(nest)));
   EXPECT_TRUE(oracle.shows(failed("func.func(canonicalize{max-iterations=1})")));
@@ -40,15 +42,15 @@ TEST(ReduceOracle, ANestIsTheSamePassWithSomeOfItsPassesGone) {
 }
 
 TEST(ReduceOracle, APatternDecidesInsteadOfThePass) {
-  rd::Oracle given;
+  od::Oracle given;
   given.match = "went wrong";
-  const rd::Oracle oracle = rd::classify(failed("Inline"), given, false);
+  const od::Oracle oracle = od::classify(failed("Inline"), given, false);
   EXPECT_TRUE(oracle.pass.empty());
   EXPECT_TRUE(oracle.shows(failed("FoldConstant")));
 }
 
 TEST(ReduceOracle, ARunThatDoesNotFailIsRefused) {
-  EXPECT_THROW(rd::classify(rd::Exit{}, rd::Oracle{}, false), std::runtime_error);
+  EXPECT_THROW(od::classify(rd::Exit{}, od::Oracle{}, false), std::runtime_error);
 }
 
 }  // namespace
