@@ -1215,15 +1215,29 @@ int main(int argc, char** argv, T& tool) {
     const std::string_view name = name_of(tool);
     reserve_standard_streams();
     support::OutputFile::remove_temporaries_on_signals();
-    const Help help = help_of(tool);
+    Help help = help_of(tool);
+    // The generic words, told what this tool runs and checks.
+    std::string passes_help;
+    if constexpr (requires { std::string_view(tool.default_pipeline); }) {
+      passes_help = fmt::format("pipeline text, e.g. '{}' (see --list-passes); without it, '{}' runs; --passes= runs "
+                                "no pass",
+                                help.print_after, std::string_view(tool.default_pipeline));
+    } else {
+      passes_help = fmt::format("pipeline text, e.g. '{}' (see --list-passes); without it, or with --passes=, no pass "
+                                "runs",
+                                help.print_after);
+    }
+    if (help.passes.empty()) help.passes = passes_help;
+    if constexpr (!Verifies<T, IR> && !VerifiesOnThreads<T, IR>) {
+      if (help.no_verify.empty()) help.no_verify = "nothing to do: this tool's IR has no verifier";
+    }
     std::string description =
         or_else(help.description, fmt::format("{}: runs a pipeline of passes over its IR", name));
     if (!help.examples.empty()) description += fmt::format("\n\nExamples:\n{}", help.examples);
     CLI::App app(description, std::string(name));
     RunFlags flags;
     const auto add_pipeline = [&](CLI::App& to) {
-      to.add_option("--passes", flags.passes,
-                    or_else(help.passes, "pipeline text, e.g. 'A,B' (see --list-passes); --passes= runs no pass"));
+      to.add_option("--passes", flags.passes, std::string(help.passes));
       add_context_flags(to, flags.context, help.opt_level_default, help.threads_use, help.disable_example);
       if constexpr (requires { tool.add_pipeline_flags(to); }) tool.add_pipeline_flags(to);
     };
