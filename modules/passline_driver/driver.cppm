@@ -199,10 +199,8 @@ void add_context_flags(CLI::App& app, ContextFlags& flags, std::string_view opt_
                              disable_example.substr(disable_example.rfind(',') + 1)))
       ->delimiter(',');
   app.add_option("--config", flags.config, "a config value, KEY=VALUE, e.g. --config threads=4 (see --list-config)");
-  std::int64_t most = 0;  // the range of the key `threads`, as --list-config shows it
-  for (const auto& key : ConfigKeys::global().list()) {
-    if (key.name == config::threads.name && key.range) most = key.range->second;
-  }
+  // The most, as the key `threads` takes it (--list-config shows its range).
+  const std::int64_t most = ConfigKeys::global().at(config::threads.name).range->second;
   app.add_option("--threads", flags.threads,
                  fmt::format("threads for {}; 0 to {} (0: one per hardware thread); the output is the same on any "
                              "number; the same as --config threads=N",
@@ -513,7 +511,11 @@ void add_reduce_flags(CLI::App& app, ReduceFlags& flags) {
                "--reduce-timeout), verifier (the IR broken after the same pass, under --verify-each), miscompile "
                "(the output differs from that of the same pipeline without the passes --reduce-reference lacks), "
                "command (--reduce-command exits nonzero), e.g. --reduce=crash")
-      ->check(CLI::IsMember({"auto", "error", "crash", "hang", "verifier", "miscompile", "command"}))
+      ->check(CLI::IsMember([] {
+        std::vector<std::string> symptoms{"auto"};  // or the name of a Symptom
+        for (const std::string_view name : detail::symptom_names) symptoms.emplace_back(name);
+        return symptoms;
+      }()))
       ->group("Reduction");
   app.add_option("--reduce-match", flags.match,
                  "with --reduce: the failure's messages must match this regular expression (ECMAScript), which "
@@ -943,16 +945,20 @@ template <class T, class IR>
 concept ReadsTextOnThreads = requires(T& tool, std::string text, const std::string& file, std::size_t threads) {
   { tool.read(std::move(text), file, threads) } -> std::same_as<IR>;
 };
+template <class T, class IR>
+concept Reads = ReadsText<T, IR> || ReadsTextOnThreads<T, IR>;
 template <class T>
 concept Named = requires(const T& tool) { std::string_view(tool.name); };
 template <class T, class IR>
-concept Verifies = requires(T& tool, const IR& ir) { tool.verify(ir); };
+concept VerifiesAlone = requires(T& tool, const IR& ir) { tool.verify(ir); };
 template <class T, class IR>
 concept VerifiesOnThreads = requires(T& tool, const IR& ir, std::size_t threads) { tool.verify(ir, threads); };
 template <class IR>
 concept PrintsText = requires(const IR& ir) {
   { IRTraits<IR>::print(ir) } -> std::convertible_to<std::string>;
 };
+template <class T, class IR>
+concept Verifies = VerifiesAlone<T, IR> || VerifiesOnThreads<T, IR>;
 template <class T, class IR>
 concept Writes =
     requires(T& tool, const IR& ir, const std::function<void(std::string_view)>& put, std::size_t threads) {
@@ -991,7 +997,7 @@ template <class IR, class T>
 void verify_ir(T& tool, const IR& ir, std::size_t threads) {
   if constexpr (VerifiesOnThreads<T, IR>) {
     tool.verify(ir, threads);
-  } else if constexpr (Verifies<T, IR>) {
+  } else if constexpr (VerifiesAlone<T, IR>) {
     tool.verify(ir);
   }
 }
@@ -1025,7 +1031,8 @@ Registry<IR>& registry_of(T& tool) {
 /// (`process`): read it (a reproducer's text, a file, stdin), verify it,
 /// run the pipeline, verify the result, write it (or the pass graph).
 template <class IR, class T>
-int process_input(T& tool, const RunFlags& flags, const Pass<IR>& pipeline, Session& run) {
+int process_input(T& tool, const Pass<IR>& pipeline, Session& run) {
+  const RunFlags& flags = run.flags;
   const std::string_view name = name_of(tool);
   const std::size_t threads = run.ctx.threads();  // for every phase
   IR ir = timed(run.timings, "Parse input", [&]() -> IR {
@@ -1035,7 +1042,7 @@ int process_input(T& tool, const RunFlags& flags, const Pass<IR>& pipeline, Sess
     }
     return read_text<IR>(tool, read_input_text(flags.input), flags.input == "-" ? "<stdin>" : flags.input, threads);
   });
-  constexpr bool verifies = Verifies<T, IR> || VerifiesOnThreads<T, IR>;
+  constexpr bool verifies = Verifies<T, IR>;
   if (verifies && !flags.no_verify) timed(run.timings, "Verify input", [&] { verify_ir(tool, ir, threads); });
   if (const int code = [&]<class... E>(std::tuple<E...>*) {
         return run_pipeline<InputError, E...>(pipeline, ir, run.ctx, run.instruments, name);
@@ -1072,7 +1079,7 @@ DriverSteps<IR> steps_of(T& tool, RunFlags& flags) {
   }
   if constexpr (requires { tool.list_more_passes(); }) steps.list_more = [&] { tool.list_more_passes(); };
   steps.check_flags = [&]() -> std::optional<int> {
-    if constexpr (!Verifies<T, IR> && !VerifiesOnThreads<T, IR>) {
+    if constexpr (!Verifies<T, IR>) {
       if (flags.instruments.verify_each) {
         throw Failure{fmt::format("--verify-each: {}'s IR has no verifier (its tool gives no verify)", name)};
       }
@@ -1104,7 +1111,7 @@ DriverSteps<IR> steps_of(T& tool, RunFlags& flags) {
   }
   steps.instruments = [&](std::shared_ptr<PassTimings>& timings) {
     std::vector<std::shared_ptr<Instrument>> checks;
-    if constexpr (Verifies<T, IR> || VerifiesOnThreads<T, IR>) {
+    if constexpr (Verifies<T, IR>) {
       if (flags.instruments.verify_each) {
         checks.push_back(std::make_shared<VerifyEach>([&tool](IRView view) {
           if (const IR* ir = view.get<IR>()) verify_ir(tool, *ir, PassContext::current().threads());
@@ -1132,7 +1139,7 @@ DriverSteps<IR> steps_of(T& tool, RunFlags& flags) {
     if constexpr (requires { { tool.process(pipeline, run) } -> std::same_as<int>; }) {
       return tool.process(pipeline, run);
     } else {
-      return process_input<IR>(tool, flags, pipeline, run);
+      return process_input<IR>(tool, pipeline, run);
     }
   };
   steps.expand_pipeline = [&](const std::string& text, const PassContext& ctx) -> std::string {
@@ -1205,13 +1212,13 @@ int main(int argc, char** argv, T& tool) {
   static_assert(Named<T>,
                 "passline::driver::main: the tool has no `name` (std::string_view name = \"my-opt\";): "
                 "its messages, --help and reproducers need it");
-  static_assert(ReadsText<T, IR> || ReadsTextOnThreads<T, IR>,
+  static_assert(Reads<T, IR>,
                 "passline::driver::main: the tool has no `IR read(std::string text, const std::string& file)` "
                 "returning the IR of main<IR>: how the tool reads its input");
   static_assert(PrintsText<IR> || Writes<T, IR>,
                 "passline::driver::main: the IR cannot be written: give IRTraits<IR>::print, or the tool a "
                 "`write(const IR&, const std::function<void(std::string_view)>& put, std::size_t threads)`");
-  if constexpr (Named<T> && (ReadsText<T, IR> || ReadsTextOnThreads<T, IR>) && (PrintsText<IR> || Writes<T, IR>)) {
+  if constexpr (Named<T> && Reads<T, IR> && (PrintsText<IR> || Writes<T, IR>)) {
     const std::string_view name = name_of(tool);
     reserve_standard_streams();
     support::OutputFile::remove_temporaries_on_signals();
@@ -1228,7 +1235,7 @@ int main(int argc, char** argv, T& tool) {
                                 help.print_after);
     }
     if (help.passes.empty()) help.passes = passes_help;
-    if constexpr (!Verifies<T, IR> && !VerifiesOnThreads<T, IR>) {
+    if constexpr (!Verifies<T, IR>) {
       if (help.no_verify.empty()) help.no_verify = "nothing to do: this tool's IR has no verifier";
     }
     std::string description =
