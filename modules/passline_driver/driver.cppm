@@ -933,6 +933,62 @@ void reserve_standard_streams() {
 
 }  // namespace passline::driver
 
+namespace passline::driver {
+
+/// What `read_command_line` asks of a tool: each may be left empty.
+struct CommandLineHooks {
+  /// The pipeline run without --passes, if the tool has one.
+  std::optional<std::string_view> default_pipeline;
+  /// Whether the tool verifies its IR (else --no-verify has nothing to do).
+  bool verifies = false;
+  /// The tool's own pipeline flags, and its other flags.
+  std::function<void(CLI::App&)> add_pipeline_flags, add_flags;
+  /// Takes the words the tool's own parser reads: an exit code to stop with, or nothing.
+  std::function<std::optional<int>(std::vector<std::string>&, const CLI::App&)> take_words;
+  /// Whether the tool's own pipeline flags were given.
+  std::function<bool()> pipeline_flags_given;
+  /// Prints more after --help.
+  std::function<void()> print_more_help;
+};
+
+/// The command line of a tool named `name` read into `flags` (every
+/// driver's flags, described by `help`, and the tool's own): an exit code
+/// when there is nothing to run (after --help, or a usage error), nothing
+/// to go on. Compiled once here, not in each tool.
+std::optional<int> read_command_line(int argc, char** argv, RunFlags& flags, Help help, std::string_view name,
+                                     const CommandLineHooks& hooks) {
+  // The generic words, told what this tool runs and checks.
+  if (help.passes.empty()) {
+    help.passes = hooks.default_pipeline
+                      ? fmt::format("pipeline text, e.g. '{}' (see --list-passes); without it, '{}' runs; --passes= "
+                                    "runs no pass",
+                                    help.print_after, *hooks.default_pipeline)
+                      : fmt::format("pipeline text, e.g. '{}' (see --list-passes); without it, or with --passes=, no "
+                                    "pass runs",
+                                    help.print_after);
+  }
+  if (!hooks.verifies && help.no_verify.empty()) help.no_verify = "nothing to do: this tool's IR has no verifier";
+  std::string description = or_else(help.description, fmt::format("{}: runs a pipeline of passes over its IR", name));
+  if (!help.examples.empty()) description += fmt::format("\n\nExamples:\n{}", help.examples);
+  CLI::App app(description, std::string(name));
+  const auto add_pipeline = [&](CLI::App& to) {
+    to.add_option("--passes", flags.passes, std::string(help.passes));
+    add_context_flags(to, flags.context, help.opt_level_default, help.threads_use, help.disable_example);
+    if (hooks.add_pipeline_flags) hooks.add_pipeline_flags(to);
+  };
+  add_run_flags(app, flags, help, add_pipeline, hooks.add_flags);
+  std::vector<std::string> words(argv + 1, argv + argc);
+  if (hooks.take_words) {
+    if (const std::optional<int> code = hooks.take_words(words, app)) return code;
+  }
+  const std::optional<int> code = parse_command_line(app, flags, std::move(words), name, add_pipeline,
+                                                     hooks.pipeline_flags_given);
+  if (code == 0 && hooks.print_more_help) hooks.print_more_help();
+  return code;
+}
+
+}  // namespace passline::driver
+
 // -- The tool --------------------------------------------------------------------
 
 namespace passline::driver {
@@ -1222,49 +1278,26 @@ int main(int argc, char** argv, T& tool) {
     const std::string_view name = name_of(tool);
     reserve_standard_streams();
     support::OutputFile::remove_temporaries_on_signals();
-    Help help = help_of(tool);
-    // The generic words, told what this tool runs and checks.
-    std::string passes_help;
+    CommandLineHooks hooks;
     if constexpr (requires { std::string_view(tool.default_pipeline); }) {
-      passes_help = fmt::format("pipeline text, e.g. '{}' (see --list-passes); without it, '{}' runs; --passes= runs "
-                                "no pass",
-                                help.print_after, std::string_view(tool.default_pipeline));
-    } else {
-      passes_help = fmt::format("pipeline text, e.g. '{}' (see --list-passes); without it, or with --passes=, no pass "
-                                "runs",
-                                help.print_after);
+      hooks.default_pipeline = std::string_view(tool.default_pipeline);
     }
-    if (help.passes.empty()) help.passes = passes_help;
-    if constexpr (!Verifies<T, IR>) {
-      if (help.no_verify.empty()) help.no_verify = "nothing to do: this tool's IR has no verifier";
+    hooks.verifies = Verifies<T, IR>;
+    if constexpr (requires(CLI::App& to) { tool.add_pipeline_flags(to); }) {
+      hooks.add_pipeline_flags = [&](CLI::App& to) { tool.add_pipeline_flags(to); };
     }
-    std::string description =
-        or_else(help.description, fmt::format("{}: runs a pipeline of passes over its IR", name));
-    if (!help.examples.empty()) description += fmt::format("\n\nExamples:\n{}", help.examples);
-    CLI::App app(description, std::string(name));
-    RunFlags flags;
-    const auto add_pipeline = [&](CLI::App& to) {
-      to.add_option("--passes", flags.passes, std::string(help.passes));
-      add_context_flags(to, flags.context, help.opt_level_default, help.threads_use, help.disable_example);
-      if constexpr (requires { tool.add_pipeline_flags(to); }) tool.add_pipeline_flags(to);
-    };
-    add_run_flags(app, flags, help, add_pipeline, [&](CLI::App& to) {
-      if constexpr (requires { tool.add_flags(to); }) tool.add_flags(to);
-    });
-    std::vector<std::string> words(argv + 1, argv + argc);
-    if constexpr (requires { { tool.take_words(words, app) } -> std::same_as<std::optional<int>>; }) {
-      if (const std::optional<int> code = tool.take_words(words, app)) return *code;
+    if constexpr (requires(CLI::App& to) { tool.add_flags(to); }) hooks.add_flags = [&](CLI::App& to) { tool.add_flags(to); };
+    if constexpr (requires(std::vector<std::string>& words, const CLI::App& app) {
+                    { tool.take_words(words, app) } -> std::same_as<std::optional<int>>;
+                  }) {
+      hooks.take_words = [&](std::vector<std::string>& words, const CLI::App& app) { return tool.take_words(words, app); };
     }
-    std::function<bool()> own_given;
     if constexpr (requires { { tool.pipeline_flags_given() } -> std::convertible_to<bool>; }) {
-      own_given = [&] { return static_cast<bool>(tool.pipeline_flags_given()); };
+      hooks.pipeline_flags_given = [&] { return static_cast<bool>(tool.pipeline_flags_given()); };
     }
-    if (const std::optional<int> code = parse_command_line(app, flags, std::move(words), name, add_pipeline, own_given)) {
-      if constexpr (requires { tool.print_more_help(); }) {
-        if (*code == 0) tool.print_more_help();
-      }
-      return *code;
-    }
+    if constexpr (requires { tool.print_more_help(); }) hooks.print_more_help = [&] { tool.print_more_help(); };
+    RunFlags flags;
+    if (const std::optional<int> code = read_command_line(argc, argv, flags, help_of(tool), name, hooks)) return *code;
     try {
       return drive(flags, name, steps_of<IR>(tool, flags));
     } catch (...) {

@@ -22,7 +22,6 @@ module;
 #include <vector>
 
 #include <fmt/format.h>
-#include <boost/unordered/unordered_flat_set.hpp>
 export module passline.ir.passes;
 import passline;
 import passline.instruments;
