@@ -5,7 +5,7 @@
 //
 // Text from the input as messages quote it (`printable`, `caret_lines`,
 // `first_character`), "did you mean" suggestions, POSIX shell words (a
-// reproducer's command line), unified diffs (libgit2's, in diff.cpp), files
+// reproducer's command line), unified diffs (libgit2's, in diff.inc), files
 // written whole without changing what their target is (`OutputFile`), and
 // loops on several threads with the error of the lowest index
 // (`parallel_for`). Only `parallel_for` is a template; everything else is
@@ -35,7 +35,7 @@ export module passline.support;
 
 export namespace passline::support {
 
-// -- Messages (message.cpp, suggest.cpp) --------------------------------------
+// -- Messages (message.inc, suggest.inc) --------------------------------------
 
 /// `text` as a message quotes it: printable characters (valid UTF-8
 /// included) as they are, a character that shows nothing or reorders the
@@ -57,7 +57,7 @@ std::string caret_lines(std::string_view line, std::size_t column, std::size_t w
 /// mean 'A' or 'B'?)", or "" when nothing is close.
 std::string did_you_mean(std::string_view name, const std::vector<std::string_view>& known);
 
-// -- Shell words (shell_words.cpp) --------------------------------------------
+// -- Shell words (shell_words.inc) --------------------------------------------
 
 /// A line that does not read as shell words; `what()` says where and why.
 class ShellWordsError : public std::runtime_error {
@@ -76,7 +76,7 @@ std::string shell_word(std::string_view word);
 /// or an operator is a ShellWordsError, as is a quote left open.
 std::vector<std::string> shell_words(std::string_view line);
 
-// -- Shared libraries (library.cpp) -------------------------------------------
+// -- Shared libraries (library.inc) -------------------------------------------
 
 /// A shared library, loaded with all its symbols bound (RTLD_NOW), kept to
 /// itself (RTLD_LOCAL): its undefined symbols are found in the program, the
@@ -111,7 +111,7 @@ class SharedLibrary {
 /// Throws std::runtime_error if it cannot.
 void share_symbols_of(const void* address);
 
-// -- Diffs (diff.cpp) ---------------------------------------------------------
+// -- Diffs (diff.inc) ---------------------------------------------------------
 
 /// The unified diff from `before` to `after`, as `diff -u` writes it: a
 /// `--- before_label` / `+++ after_label` header, then hunks with `context`
@@ -121,7 +121,7 @@ void share_symbols_of(const void* address);
 std::string unified_diff(std::string_view before, std::string_view after, std::string_view before_label,
                          std::string_view after_label, int context = 3);
 
-// -- Files (output_file.cpp) --------------------------------------------------
+// -- Files (output_file.inc) --------------------------------------------------
 //
 // Every file passline writes (a driver's output, a trace, a dump, a
 // reproducer) goes through OutputFile, because the obvious way to write a
