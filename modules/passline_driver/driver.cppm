@@ -315,12 +315,12 @@ template <class IR>
 std::string list_passes(const Registry<IR>& registry) {
   std::string out;
   for (const auto& pass : registry.list()) {
-    fmt::format_to(std::back_inserter(out), "{:<16} {} level {}{}  {}{}\n", pass.name, pass.pipeline ? "pipeline" : "pass    ",
-                   pass.opt_level, pass.required.empty() ? "" : fmt::format("  requires {}", fmt::join(pass.required, ", ")),
-                   pass.summary, pass.plugin.empty() ? "" : fmt::format(" (plugin {})", pass.plugin));
+    // fmt::format, not format_to: it is compiled once, in fmt's library, not in every tool.
+    out += fmt::format("{:<16} {} level {}{}  {}{}\n", pass.name, pass.pipeline ? "pipeline" : "pass    ", pass.opt_level,
+                       pass.required.empty() ? "" : fmt::format("  requires {}", fmt::join(pass.required, ", ")),
+                       pass.summary, pass.plugin.empty() ? "" : fmt::format(" (plugin {})", pass.plugin));
     for (const OptionSpec& option : pass.options) {
-      fmt::format_to(std::back_inserter(out), "    {}: {} = {}  {}\n", option.name, option.type_name(),
-                     option.default_text(), option.description);
+      out += fmt::format("    {}: {} = {}  {}\n", option.name, option.type_name(), option.default_text(), option.description);
     }
   }
   return out;

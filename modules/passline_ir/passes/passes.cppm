@@ -5,23 +5,14 @@
 // name for pipeline text and the driver. Importing the module registers them.
 module;
 #include <algorithm>
-#include <bit>
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <limits>
 #include <memory>
-#include <optional>
-#include <span>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <unordered_map>
-#include <unordered_set>
 #include <utility>
 #include <vector>
-
-#include <fmt/format.h>
 export module passline.ir.passes;
 import passline;
 import passline.instruments;
