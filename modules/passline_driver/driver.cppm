@@ -23,6 +23,7 @@ module;
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <concepts>
@@ -30,6 +31,7 @@ module;
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <csignal>
 #include <cstring>
 #include <exception>
 #include <filesystem>
@@ -47,7 +49,11 @@ module;
 #include <vector>
 
 #include <fcntl.h>
+#include <poll.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 export module passline.driver;
@@ -57,6 +63,7 @@ import passline.support;
 import passline.instruments;
 import passline.reduce;
 
+#include "children.inc"
 #include "oracle.inc"
 
 export namespace passline::driver {
@@ -854,10 +861,11 @@ struct DriverSteps {
   /// Reads the input, runs the pipeline on it (`run_pipeline`) and writes
   /// the result: the exit code.
   std::function<int(const Pass<IR>&, Session&)> process = {};
-  /// --reduce: the passes of pipeline text, as pipeline text, planned under
-  /// the context (each nested pipeline of the IR's own written out); the
-  /// flags that give a run that pipeline text; the IR read from text.
-  std::function<std::string(const std::string& pipeline, const PassContext&)> expand_pipeline = {};
+  /// --reduce: the passes of pipeline text, planned under the context, as
+  /// the reader of the tool's text reads them (each nested pipeline of the
+  /// IR's own opened); the flags that give a run that pipeline text; the IR
+  /// read from text.
+  std::function<std::vector<passline::reduce::Step>(const std::string& pipeline, const PassContext&)> pipeline_steps = {};
   std::function<std::vector<std::string>(const std::string& pipeline)> pipeline_args = {};
   std::function<IR(const std::string& text, const std::string& name)> parse = {};
 };
@@ -1198,13 +1206,15 @@ DriverSteps<IR> steps_of(T& tool, RunFlags& flags) {
       return process_input<IR>(tool, pipeline, run);
     }
   };
-  steps.expand_pipeline = [&](const std::string& text, const PassContext& ctx) -> std::string {
-    if constexpr (requires { { tool.expand_pipeline(text, ctx) } -> std::same_as<std::string>; }) {
-      return tool.expand_pipeline(text, ctx);
+  steps.pipeline_steps = [&](const std::string& text, const PassContext& ctx) -> std::vector<passline::reduce::Step> {
+    if constexpr (requires {
+                    { tool.pipeline_steps(text, ctx) } -> std::same_as<std::vector<passline::reduce::Step>>;
+                  }) {
+      return tool.pipeline_steps(text, ctx);
     } else {
-      // The required passes too, so that one may stay where its user goes;
-      // where one goes and its user stays, planning puts it back.
-      return passline::reduce::planned_passes(parse_pipeline(text, registry_of<IR>(tool)), ctx);
+      // Read by the registry; the required passes too, so that one may stay
+      // where its user goes; where one goes and its user stays, planning puts it back.
+      return passline::reduce::planned_steps(parse_pipeline(text, registry_of<IR>(tool)), ctx);
     }
   };
   steps.pipeline_args = [&](const std::string& pipeline) -> std::vector<std::string> {
@@ -1255,7 +1265,8 @@ export namespace passline::driver {
 ///   void list_more_passes();                      // more after --list-passes
 ///   int process(const Pass<IR>&, Session&);       // reading, running, writing its own way
 ///   bool output_file_for_stdout;                  // with `process`: -o - through Session::output
-///   std::string expand_pipeline(const std::string& text, const PassContext&);  // --reduce: passes
+///   std::vector<passline::reduce::Step> pipeline_steps(const std::string& text, const PassContext&);
+///       // --reduce: the passes text runs, as the IR's own reader reads them
 ///   std::vector<std::string> pipeline_args(const std::string& text);           // --reduce: the flags
 ///   std::optional<int> take_words(std::vector<std::string>& words, const CLI::App&);  // words it reads
 ///   void print_more_help();                       // after --help

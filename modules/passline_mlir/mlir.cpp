@@ -997,7 +997,10 @@ bool is_mlir_pipeline(std::string_view text) {
   return anchor == "builtin.module" || anchor == "any";
 }
 
-Pass<Module> parse_mlir_pipeline(std::string_view text) {
+namespace {
+
+/// MLIR's pipeline `text` read by MLIR's parser, whose errors it throws as MlirError.
+::mlir::OpPassManager parsed_pipeline(std::string_view text) {
   register_mlir_passes();
   std::string error;
   llvm::raw_string_ostream stream(error);
@@ -1006,7 +1009,18 @@ Pass<Module> parse_mlir_pipeline(std::string_view text) {
     while (!error.empty() && error.back() == '\n') error.pop_back();
     throw MlirError(error);
   }
-  return from_pass_manager(*parsed);
+  return std::move(*parsed);
+}
+
+}  // namespace
+
+Pass<Module> parse_mlir_pipeline(std::string_view text) { return from_pass_manager(parsed_pipeline(text)); }
+
+MlirPipeline read_mlir_pipeline(std::string_view text) {
+  ::mlir::OpPassManager parsed = parsed_pipeline(text);
+  MlirPipeline read{.anchor = std::string(view(parsed.getOpAnchorName())), .elements = {}};
+  for (::mlir::Pass& pass : parsed.getPasses()) read.elements.emplace_back(printed(pass), is_nesting(pass));
+  return read;
 }
 
 ::mlir::DialectRegistry dependent_dialects(const Pass<Module>& pipeline) {

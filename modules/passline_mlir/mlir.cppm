@@ -225,6 +225,16 @@ Pass<Module> from_pass_manager(const ::mlir::OpPassManager& manager, bool nest_i
 /// `from_pass_manager` makes it a passline pipeline.
 Pass<Module> parse_mlir_pipeline(std::string_view text);
 
+/// MLIR pipeline text `anchor(elements)` as MLIR's parser reads it: the
+/// anchor, and each element as MLIR prints it, a nested pipeline whole
+/// (`func.func(cse)`) and marked as one. Throws MlirError as
+/// `parse_mlir_pipeline` does.
+struct MlirPipeline {
+  std::string anchor;
+  std::vector<std::pair<std::string, bool>> elements;  // (text, nested)
+};
+MlirPipeline read_mlir_pipeline(std::string_view text);
+
 /// The dialects that the MLIR passes of `pipeline` depend on
 /// (Pass::getDependentDialects). With `load_dialects`, what a pipeline
 /// written in passline's text over MLIR's passes needs before it runs: its

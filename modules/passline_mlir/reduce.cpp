@@ -183,4 +183,34 @@ Module to_simpler(const Module& module, const std::function<bool(const Module&)>
   return module;
 }
 
+namespace {
+
+/// The elements of MLIR's pipeline `text` (`anchor(...)`), each nest opened.
+std::vector<passline::reduce::Step> opened(const std::string& text) {
+  std::vector<passline::reduce::Step> steps;
+  for (auto& [element, nested] : read_mlir_pipeline(text).elements) {
+    if (!nested) {
+      steps.push_back({.text = element});
+      continue;
+    }
+    steps.push_back({.text = read_mlir_pipeline(element).anchor, .nested = true, .inner = opened(element)});
+  }
+  return steps;
+}
+
+}  // namespace
+
+std::vector<passline::reduce::Step> mlir_steps(const std::vector<passline::reduce::Step>& planned) {
+  std::vector<passline::reduce::Step> steps;
+  for (const passline::reduce::Step& step : planned) {
+    if (step.nested || step.text.find('(') == std::string::npos) {
+      steps.push_back(step);
+      continue;
+    }
+    // One pass of the plan, one or more nests in a row (passline runs them as MLIR does, in one walk).
+    for (passline::reduce::Step& inner : opened("builtin.module(" + step.text + ")")) steps.push_back(std::move(inner));
+  }
+  return steps;
+}
+
 }  // namespace passline::mlir

@@ -19,7 +19,6 @@ module;
 #include <functional>
 #include <optional>
 #include <string>
-#include <string>
 #include <vector>
 
 export module passline.mlir.reduce;
@@ -52,6 +51,11 @@ Module reduction_tree(const Module& module, const std::vector<std::string>& comm
 Module to_simpler(const Module& module, const std::function<bool(const Module&)>& still_fails,
                     const std::function<bool()>& stop);
 
+/// `planned` (a pipeline's steps, as passline::reduce::planned_steps gives
+/// them) with each of MLIR's nests, one pass of the plan
+/// (`func.func(cse,canonicalize)`), opened into its passes by MLIR's parser.
+std::vector<passline::reduce::Step> mlir_steps(const std::vector<passline::reduce::Step>& planned);
+
 }  // namespace passline::mlir
 
 export template <>
@@ -65,13 +69,18 @@ struct passline::reduce::ReduceTraits<passline::mlir::Module> {
   static std::optional<Module> empty_functions(const Module& module, const std::vector<bool>& empty) {
     return passline::mlir::empty_functions(module, empty);
   }
-  /// MLIR's reduction tree, in a child process when the reduction gives
-  /// one (it may crash: mlir-reduce-19 does on some modules), then
+  /// MLIR's reduction tree (when the judge is a command), in a child
+  /// process when the judge gives one (it may crash: mlir-reduce-19 does on
+  /// some modules), then
   /// operations replaced by arguments or constants, then the tree again for
   /// what that left unused.
   static Module simplify(const Module& module, const Judge<Module>& judge, const Stop& stop) {
     if (stop() || !module) return module;
-    if (!judge.in_child) return passline::mlir::reduction_tree(module, judge.command());
+    if (!judge.in_child) {
+      // MLIR's reduction tree judges by a test script only: without a command, what is left is ours.
+      if (!judge.command) return passline::mlir::to_simpler(module, judge.still, stop);
+      return passline::mlir::reduction_tree(module, judge.command());
+    }
     auto tree = [&](const Module& m) -> Module {
       const std::optional<std::string> smaller = judge.in_child(passline::mlir::print(m));
       if (!smaller || stop()) return m;

@@ -13,20 +13,21 @@
 //   3. the IR's own simplifications inside functions (ReduceTraits<IR>);
 //
 // and repeats until a round changes nothing. Every candidate is judged by
-// the caller's test, which runs it in a child process (`run_child`) with a
-// time limit: a candidate that crashes or hangs is a result, not the
-// reducer's end. Candidates are tried one at a time in the same order on
-// any machine, so the result does not depend on the threads the runs use.
+// the caller's judge (`Judge`): a predicate in this process, or a command
+// run on a file of the candidate. How a try runs (in a child process, with
+// a time limit, so that a candidate that crashes or hangs is a result, not
+// the reducer's end) and when to stop (an interrupt) are the caller's:
+// passline.driver's for the tools. Candidates are tried one at a time in
+// the same order on any machine, so the result does not depend on the
+// threads the runs use.
 module;
 
 #include <array>
 #include <chrono>
 #include <concepts>
 #include <cstddef>
-#include <filesystem>
 #include <functional>
 #include <optional>
-#include <regex>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -37,59 +38,44 @@ import passline;
 
 export namespace passline::reduce {
 
-/// The passes `pipeline` runs under `ctx`, as pipeline text: its plan's
-/// steps that are passes (named pipelines opened, required passes written
-/// out; a pass that nests others, as MLIR's do, is written whole).
-template <class IR>
-std::string planned_passes(const Pass<IR>& pipeline, const PassContext& ctx) {
-  std::string passes;
-  for (const PlannedStep& step : pipeline.plan(ctx)) {
-    if (!step.pipeline) passes += (passes.empty() ? "" : ",") + step.pass;
-  }
-  return passes;
-}
-
-/// A directory of its own under $TMPDIR (`PREFIX-XXXXXX`), removed with
-/// everything in it when this goes. Throws std::runtime_error if it cannot
-/// be made.
-class TemporaryDirectory {
- public:
-  explicit TemporaryDirectory(std::string_view prefix);
-  ~TemporaryDirectory();
-  TemporaryDirectory(const TemporaryDirectory&) = delete;
-  TemporaryDirectory& operator=(const TemporaryDirectory&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
-
-/// The path of the program running, to run it again for a try.
-std::filesystem::path this_program();
-
 // -- Pipeline text as a tree ---------------------------------------------------
 
-/// One element of pipeline text: a pass with its options (`cse`,
-/// `Inline{max-size=20}`), or a nested pipeline (`func.func(...)`,
-/// `seq(...)`) whose head is the text before its `(`.
+/// One element of a pipeline, as a reader of its text gives it (the
+/// registry's, through a pipeline's plan: `planned_steps`; MLIR's parser,
+/// for MLIR's nests): a pass with its options (`cse`,
+/// `Inline{max-size=20}`), or a nested pipeline (`func.func(...)`) whose
+/// head is `text` and whose elements are `inner`.
 struct Step {
   std::string text;
   bool nested = false;
-  std::vector<Step> inner;
+  std::vector<Step> inner = {};
 };
 
-/// The elements of pipeline text (MLIR's and passline's grammar: `,` between
-/// elements, `{...}` options, `(...)` nested pipelines). Text it cannot read
-/// (unbalanced brackets) is one pass: the tool that runs it says what is wrong.
-std::vector<Step> split_pipeline(std::string_view text);
+/// The passes `pipeline` runs under `ctx`, as the reducer's steps (`Step`):
+/// its plan's steps that are passes (named pipelines opened, required
+/// passes written out), each as the registry writes it. A pass that nests
+/// others (MLIR's `func.func(cse,canonicalize)`) is one step here, which
+/// the IR's own reader may open (passline.mlir.reduce's `mlir_steps`).
+template <class IR>
+std::vector<Step> planned_steps(const Pass<IR>& pipeline, const PassContext& ctx) {
+  std::vector<Step> steps;
+  for (const PlannedStep& step : pipeline.plan(ctx)) {
+    if (!step.pipeline) steps.push_back(Step{.text = step.pass});
+  }
+  return steps;
+}
 
 /// How many passes (not nested pipelines) `steps` hold.
 std::size_t pass_count(const std::vector<Step>& steps);
 
-/// The pipeline text of `steps` with only the passes `keep` keeps (by
-/// position among the passes, in order); a nested pipeline none of whose
-/// passes are kept goes too.
-std::string join_pipeline(const std::vector<Step>& steps, const std::vector<bool>& keep);
+/// `steps` with only the passes `keep` keeps (by position among the
+/// passes, in order); a nested pipeline none of whose passes are kept goes
+/// too.
+std::vector<Step> kept_steps(const std::vector<Step>& steps, const std::vector<bool>& keep);
+
+/// The pipeline text of `steps`: elements joined by `,`, a nest as
+/// `head(...)`.
+std::string pipeline_text(const std::vector<Step>& steps);
 
 /// The passes of `steps`, in order.
 std::vector<std::string> pass_texts(const std::vector<Step>& steps);
@@ -107,32 +93,6 @@ enum class Order { first_to_last, last_to_first };
 std::vector<bool> delta(std::vector<bool> keep, const std::function<bool(const std::vector<bool>&)>& still_fails,
                         const std::function<bool()>& stop, Order order = Order::first_to_last);
 
-// -- Child processes -----------------------------------------------------------
-
-/// How a child process ended.
-struct Exit {
-  enum class Kind { exited, signaled, timed_out, interrupted };
-  Kind kind = Kind::exited;
-  int code = 0;    // exited
-  int signal = 0;  // signaled
-  double seconds = 0;
-  std::string err;  // its standard error, up to a bound
-  std::string describe() const;
-};
-
-/// Runs `argv` (argv[0] a path) with stdin from /dev/null, stdout to
-/// `out_file`, stderr captured, in a process group of its own, without core
-/// dumps; kills the group past `limit_seconds` (then `timed_out`) or when an
-/// interrupt came (`interrupted`).
-Exit run_child(const std::vector<std::string>& argv, double limit_seconds, const std::filesystem::path& out_file);
-
-/// From now on SIGINT and SIGTERM end the reduction after the run under
-/// way (killed), which keeps its best result, instead of the process; the
-/// signal also makes `stop_file` (unless empty), which tells the judges a
-/// reducer of the IR's own runs to judge nothing more.
-void catch_interrupts(const std::string& stop_file);
-bool interrupted();
-
 // -- The reducer ---------------------------------------------------------------
 
 /// What an IR gives the reducer. Specialise it for an IR:
@@ -144,35 +104,45 @@ bool interrupted();
 /// Each gives nothing for a candidate that is not valid IR (a call of a
 /// function dropped), which is then never run. `simplify` is the IR's own
 /// step inside functions: candidate simplifications, each valid IR, kept
-/// while the judge says the run still fails: `judge.still` in this
-/// process, or `judge.command()`, a command line to which a file of the
-/// candidate is added, which exits nonzero when it still fails (for an IR's
-/// reducer that runs a test script, as MLIR's reduction tree does). An IR
-/// whose reducer may crash runs it through `judge.in_child` (the IR's text
-/// in, the smaller IR's text out, or nothing if that process failed),
-/// which runs `simplify` again in a child process, there with `in_child`
-/// empty.
+/// while the judge (`Judge`) says the run still fails.
 template <class IR>
 struct ReduceTraits;
 
+/// Whether to stop now, keeping the best run found so far (an interrupt).
 using Stop = std::function<bool()>;
 template <class IR>
 using Still = std::function<bool(const IR&)>;
+
+/// The judge of a reduction's candidates under one pipeline: whether a
+/// candidate still fails. `still` judges it in this process. An IR's own
+/// reducer that runs tests itself (MLIR's reduction tree runs a test
+/// script) may judge by `command` instead, when given: a command line to
+/// which the path of a file of the candidate is added, whose nonzero exit
+/// says it still fails, as llvm-reduce's and mlir-reduce's test scripts do.
+/// `in_child`, when given, runs the IR's `simplify` again in a child
+/// process (the IR's text in, the smaller IR's text out, or nothing if that
+/// process failed), there with `in_child` empty: for an IR whose reducer may
+/// crash.
 template <class IR>
 struct Judge {
   Still<IR> still;
-  std::function<std::vector<std::string>()> command;
-  std::function<std::optional<std::string>(const std::string& ir)> in_child;
+  std::function<std::vector<std::string>()> command = {};
+  std::function<std::optional<std::string>(const std::string& ir)> in_child = {};
 };
 
-/// What a reduction does outside this process, for an IR's reducer that
-/// needs it (see Judge): the judge's command line under a pipeline; the
-/// IR's `simplify` in a child process; how many tries the judges ran.
-struct Outside {
-  std::function<std::vector<std::string>(const std::string& pipeline)> command;
-  std::function<std::optional<std::string>(const std::string& pipeline, const std::string& ir)> in_child;
-  std::function<std::size_t()> runs = [] { return std::size_t{0}; };
-};
+/// The judge of the runs of `pipeline`: each step of a reduction judges its
+/// candidates under the pipeline kept so far.
+template <class IR>
+using Judges = std::function<Judge<IR>(const std::string& pipeline)>;
+
+/// The judges of a predicate called in this process: `still_fails(pipeline,
+/// ir)`, true when the run still fails.
+template <class IR>
+Judges<IR> judged_by(std::function<bool(const std::string& pipeline, const IR& ir)> still_fails) {
+  return [still_fails = std::move(still_fails)](const std::string& pipeline) {
+    return Judge<IR>{.still = [still_fails, pipeline](const IR& ir) { return still_fails(pipeline, ir); }};
+  };
+}
 
 /// The one step of every reduction, for every IR: of `count` items (the
 /// passes of a pipeline, the functions of a module, the places of a
@@ -252,54 +222,68 @@ struct Reduced {
   bool interrupted = false;
 };
 
-/// Reduces the failing run of `pipeline` on `ir`: `still_fails(pipeline,
-/// ir)` judges a candidate (true: it still fails);
-/// `improved` is told each smaller run found, so that the best so far is
-/// kept if the reduction is interrupted; `outside`, what is done outside
-/// this process; `steps`, which steps to take.
+/// How a reduction goes beyond its judges: `improved` is told each smaller
+/// run found, so that the best so far is kept if the reduction is stopped;
+/// `stop` says when to stop (an interrupt); `steps`, which steps to take;
+/// `outside_runs`, how many tries judges ran outside this process (by
+/// command), for the record.
+template <class IR>
+struct Course {
+  std::function<void(const std::string& pipeline, const IR& ir)> improved = {};
+  Stop stop = [] { return false; };
+  Steps steps = {};
+  std::function<std::size_t()> outside_runs = [] { return std::size_t{0}; };
+};
+
+/// Reduces the failing run of `pipeline` on `ir`: `judges` judge the
+/// candidates (`judged_by(still_fails)` for a predicate in this process).
+/// The pipeline is given as read by its reader (`planned_steps`, or the
+/// IR's own: MLIR's), so that no text is read here.
 template <Reducible IR>
-Reduced<IR> reduce(std::string pipeline, IR ir,
-                   const std::function<bool(const std::string& pipeline, const IR& ir)>& still_fails,
-                   const std::function<void(const std::string& pipeline, const IR& ir)>& improved, Progress& progress,
-                   const Outside& outside = {}, const Steps& steps = {}) {
+Reduced<IR> reduce(std::vector<Step> pipeline, IR ir, const Judges<IR>& judges, Progress& progress,
+                   const Course<IR>& course = {}) {
   using Traits = ReduceTraits<IR>;
-  Reduced<IR> out{.pipeline = std::move(pipeline), .ir = std::move(ir), .records = {}, .runs = 0, .interrupted = false};
+  std::vector<Step> passes = std::move(pipeline);
+  Reduced<IR> out{.pipeline = pipeline_text(passes), .ir = std::move(ir), .records = {}, .runs = 0, .interrupted = false};
   const auto start = std::chrono::steady_clock::now();
-  const std::size_t outside_before = outside.runs();
-  auto runs = [&] { return out.runs + (outside.runs() - outside_before); };
+  const std::size_t outside_before = course.outside_runs();
+  auto runs = [&] { return out.runs + (course.outside_runs() - outside_before); };
   auto record = [&](std::string step, bool done) {
     Record r{.step = std::move(step),
-             .passes = pass_count(split_pipeline(out.pipeline)),
+             .passes = pass_count(passes),
              .size = Traits::size(out.ir),
              .runs = runs(),
              .seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()};
     progress.step(r, done);
     if (done) out.records.push_back(std::move(r));
   };
-  const Stop stop = [] { return interrupted(); };
+  const Stop stop = course.stop ? course.stop : Stop([] { return false; });
   // Every judged candidate; a smaller one that fails becomes the best.
   auto judge = [&](const std::string& candidate_pipeline, const IR& candidate, const std::string& step) {
     if (stop()) return false;
     ++out.runs;
-    const bool fails = still_fails(candidate_pipeline, candidate);
+    const bool fails = judges(candidate_pipeline).still(candidate);
     if (out.runs % 8 == 0) record(step, false);
     return fails && !stop();
   };
   auto accept = [&](std::string candidate_pipeline, IR candidate) {
     out.pipeline = std::move(candidate_pipeline);
     out.ir = std::move(candidate);
-    improved(out.pipeline, out.ir);
+    if (course.improved) course.improved(out.pipeline, out.ir);
   };
   record("input", true);
 
   auto reduce_pipeline = [&] {
-    const std::vector<Step> steps = split_pipeline(out.pipeline);
     // Later passes first: of a pass and the earlier one it requires, the
     // earlier (the one that runs first, where a failure may already be) stays.
-    std::optional<std::string> fewer = keep_failing<std::string>(
-        pass_count(steps), [&](const std::vector<bool>& keep) { return std::optional(join_pipeline(steps, keep)); },
-        [&](const std::string& candidate) { return judge(candidate, out.ir, "pipeline"); }, stop, Order::last_to_first);
-    if (fewer) accept(std::move(*fewer), out.ir);
+    std::optional<std::vector<Step>> fewer = keep_failing<std::vector<Step>>(
+        pass_count(passes), [&](const std::vector<bool>& keep) { return std::optional(kept_steps(passes, keep)); },
+        [&](const std::vector<Step>& candidate) { return judge(pipeline_text(candidate), out.ir, "pipeline"); }, stop,
+        Order::last_to_first);
+    if (fewer) {
+      passes = std::move(*fewer);
+      accept(pipeline_text(passes), out.ir);
+    }
     record("pipeline", true);
     return fewer.has_value();
   };
@@ -328,12 +312,9 @@ Reduced<IR> reduce(std::string pipeline, IR ir,
   };
   auto simplify = [&] {
     const std::size_t before = Traits::size(out.ir);
-    Judge<IR> inside{.still = [&](const IR& candidate) { return judge(out.pipeline, candidate, "inside functions"); },
-                     .command = [&] { return outside.command ? outside.command(out.pipeline) : std::vector<std::string>{}; },
-                     .in_child = {}};
-    if (outside.in_child) {
-      inside.in_child = [&](const std::string& text) { return outside.in_child(out.pipeline, text); };
-    }
+    // The judge of this pipeline, its predicate counted as every try is.
+    Judge<IR> inside = judges(out.pipeline);
+    inside.still = [&](const IR& candidate) { return judge(out.pipeline, candidate, "inside functions"); };
     IR simpler = Traits::simplify(out.ir, inside, stop);
     const bool changed = Traits::size(simpler) < before;
     if (changed) accept(out.pipeline, std::move(simpler));
@@ -345,9 +326,9 @@ Reduced<IR> reduce(std::string pipeline, IR ir,
   // pipeline may let more IR go, and smaller IR more passes).
   for (int round = 0; round < 8 && !stop(); ++round) {
     bool changed = false;
-    if (steps.pipeline) changed = reduce_pipeline();
-    if (steps.functions && !stop()) changed = reduce_functions() || changed;
-    if (steps.inside && !stop()) changed = simplify() || changed;
+    if (course.steps.pipeline) changed = reduce_pipeline();
+    if (course.steps.functions && !stop()) changed = reduce_functions() || changed;
+    if (course.steps.inside && !stop()) changed = simplify() || changed;
     if (!changed) break;
   }
   out.interrupted = stop();

@@ -9,6 +9,12 @@
     with passline.PassContext(opt_level=3, disabled_pass=["Inline"]):
         mod = passline.Sequential([passline.create("InferType"), tag])(mod)
 """
+import os
+import resource
+import signal
+import subprocess
+import tempfile
+
 from ._core import (ConfigError, FileError, IRError, IRModule, Pass, PassContext, PassError,
                     PassInfo, PipelineError, PipelineSyntaxError, PluginError, RegistryError,
                     RequirementError, VerificationError, load_plugin, parse_pipeline, registered_passes,
@@ -119,4 +125,43 @@ def reduce(mod, pipeline, still_fails=None, *, command=None, timeout=10.0, steps
     timeout = float(timeout)
     if not 0 < timeout <= 86400:
         raise ValueError(f"reduce: timeout is a number of seconds above 0 and at most 86400 (a day), not {timeout!r}")
-    return Reduction(_core._reduce(mod, pipeline, still_fails, command or "", timeout, list(steps or []), quiet))
+    stopped = [False]
+    if command is None:
+        return Reduction(_core._reduce(mod, pipeline, still_fails, lambda: stopped[0], list(steps or []), quiet))
+    with tempfile.TemporaryDirectory(prefix="passline-reduce-") as work:
+        judge = _CommandJudge(command, timeout, work, stopped)
+        return Reduction(_core._reduce(mod, pipeline, judge, lambda: stopped[0], list(steps or []), quiet))
+
+
+class _CommandJudge:
+    """`reduce`'s judge by command: each try's reproducer written to a file
+    in `work`, the command run on it in a process group of its own (stdin
+    from /dev/null, no core dumps), killed with its group after `timeout`
+    seconds; a nonzero exit says the try still fails. Ctrl-C kills the try
+    under way and stops the reduction (`stopped`) with its best so far."""
+
+    def __init__(self, command, timeout, work, stopped):
+        self.argv = ["/bin/sh", "-c", command + ' "$1"', "sh", os.path.join(work, "try.ir")]
+        self.timeout, self.work, self.stopped = timeout, work, stopped
+
+    def __call__(self, pipeline, mod):
+        with open(self.argv[-1], "w") as try_file:
+            try_file.write(_core._reproducer(pipeline, mod))
+        with open(os.path.join(self.work, "out"), "wb") as out, open(os.path.join(self.work, "log"), "wb") as log:
+            child = subprocess.Popen(self.argv, stdin=subprocess.DEVNULL, stdout=out, stderr=log,
+                                     start_new_session=True, preexec_fn=_no_core_dumps)
+            try:
+                return child.wait(timeout=self.timeout) > 0
+            except subprocess.TimeoutExpired:
+                return False
+            except KeyboardInterrupt:
+                self.stopped[0] = True
+                return False
+            finally:
+                if child.returncode is None:
+                    os.killpg(child.pid, signal.SIGKILL)
+                    child.wait()
+
+
+def _no_core_dumps():
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))

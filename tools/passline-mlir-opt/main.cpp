@@ -487,14 +487,14 @@ struct MlirTool {
     return 0;
   }
 
-  /// --reduce: a pipeline's passes written out, MLIR's nests kept as MLIR's text.
-  std::string expand_pipeline(const std::string& text, const passline::PassContext& ctx) {
+  /// --reduce: a pipeline's passes written out, MLIR's nests read by MLIR's parser.
+  std::vector<passline::reduce::Step> pipeline_steps(const std::string& text, const passline::PassContext& ctx) {
     const passline::Pass<passline::mlir::Module> pass =
         passline::mlir::is_mlir_pipeline(text) ? passline::mlir::parse_mlir_pipeline(text)
         : text.find('(') != std::string::npos
             ? passline::mlir::parse_mlir_pipeline("builtin.module(" + text + ")")
             : passline::parse_pipeline(text, passline::mlir::registry());
-    return passline::reduce::planned_passes(pass, ctx);
+    return passline::mlir::mlir_steps(passline::reduce::planned_steps(pass, ctx));
   }
   std::vector<std::string> pipeline_args(const std::string& pipeline) {
     return {pipeline.find('(') != std::string::npos ? "--passes=builtin.module(" + pipeline + ")" : "--passes=" + pipeline};

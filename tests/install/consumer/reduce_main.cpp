@@ -1,5 +1,5 @@
 // Uses the installed reducer as docs/debugging.md shows it from C++:
-// passline::reduce::reduce<IR> with a predicate of its own, over the
+// passline::reduce::reduce<IR> judged by a predicate of its own, over the
 // reference IR's ReduceTraits (passline.ir.reduce). The "failure": a
 // module that still multiplies by 7 after O1.
 #include <cstdio>
@@ -23,9 +23,11 @@ int main() {
     return passline::ir::print(out).find(", 7)") != std::string::npos;
   };
   passline::reduce::Progress quiet("reduce_consumer", /*quiet=*/true);
-  const passline::reduce::Reduced<passline::ir::Module> reduced =
-      passline::reduce::reduce<passline::ir::Module>("InferType,FoldConstant,DeadCodeElimination", module, still_fails,
-                                                     [](const std::string&, const passline::ir::Module&) {}, quiet);
+  const passline::PassContext ctx;
+  const passline::reduce::Reduced<passline::ir::Module> reduced = passline::reduce::reduce<passline::ir::Module>(
+      passline::reduce::planned_steps(
+          passline::parse_pipeline("InferType,FoldConstant,DeadCodeElimination", passline::pipelines::registry()), ctx),
+      module, passline::reduce::judged_by<passline::ir::Module>(still_fails), quiet);
   const std::string text = passline::ir::print(reduced.ir);
   std::printf("%s: %s", reduced.pipeline.c_str(), text.c_str());
   // One function left, the one that multiplies, and no pass needed.

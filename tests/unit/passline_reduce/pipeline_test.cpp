@@ -1,7 +1,8 @@
-// Pipeline text as a tree, and delta debugging over its passes.
+// A pipeline as a tree of steps, and delta debugging over its passes.
 #include <gtest/gtest.h>
 
 #include <cstddef>
+#include <stdexcept>
 #include <string>
 #include <vector>
 import passline.reduce;
@@ -10,16 +11,26 @@ namespace {
 
 namespace rd = passline::reduce;
 
-TEST(ReducePipeline, NestsAndOptionsSplitIntoPassesAndJoinBack) {
-  const std::string text = "builtin.module(func.func(cse,canonicalize{max-iterations=1 top-down=true}),symbol-dce)";
-  const std::vector<rd::Step> steps = rd::split_pipeline(text);
+TEST(ReducePipeline, NestsKeepTheirPassesAndGoWithTheLast) {
+  // builtin.module(func.func(cse,canonicalize{...}),symbol-dce), as MLIR's reader gives it.
+  const std::vector<rd::Step> steps{
+      {.text = "builtin.module",
+       .nested = true,
+       .inner = {{.text = "func.func",
+                  .nested = true,
+                  .inner = {{.text = "cse"}, {.text = "canonicalize{max-iterations=1 top-down=true}"}}},
+                 {.text = "symbol-dce"}}}};
   EXPECT_EQ(rd::pass_texts(steps),
             (std::vector<std::string>{"cse", "canonicalize{max-iterations=1 top-down=true}", "symbol-dce"}));
-  EXPECT_EQ(rd::join_pipeline(steps, {true, true, true}), text);
-  EXPECT_EQ(rd::join_pipeline(steps, {false, true, true}),
+  EXPECT_EQ(rd::pass_count(steps), 3u);
+  EXPECT_EQ(rd::pipeline_text(steps),
+            "builtin.module(func.func(cse,canonicalize{max-iterations=1 top-down=true}),symbol-dce)");
+  EXPECT_EQ(rd::pipeline_text(rd::kept_steps(steps, {true, true, true})), rd::pipeline_text(steps));
+  EXPECT_EQ(rd::pipeline_text(rd::kept_steps(steps, {false, true, true})),
             "builtin.module(func.func(canonicalize{max-iterations=1 top-down=true}),symbol-dce)");
   // A nest none of whose passes stay goes with them.
-  EXPECT_EQ(rd::join_pipeline(steps, {false, false, true}), "builtin.module(symbol-dce)");
+  EXPECT_EQ(rd::pipeline_text(rd::kept_steps(steps, {false, false, true})), "builtin.module(symbol-dce)");
+  EXPECT_THROW((void)rd::kept_steps(steps, {true}), std::invalid_argument);
 }
 
 TEST(ReducePipeline, DeltaKeepsExactlyWhatTheFailureNeeds) {
