@@ -185,17 +185,15 @@ Module to_simpler(const Module& module, const std::function<bool(const Module&)>
 
 namespace {
 
-/// The elements of MLIR's pipeline `text` (`anchor(...)`), each nest opened.
-std::vector<passline::reduce::Step> opened(const std::string& text) {
-  std::vector<passline::reduce::Step> steps;
-  for (auto& [element, nested] : read_mlir_pipeline(text).elements) {
-    if (!nested) {
-      steps.push_back({.text = element});
-      continue;
-    }
-    steps.push_back({.text = read_mlir_pipeline(element).anchor, .nested = true, .inner = opened(element)});
+/// MLIR's pipeline `text` (`anchor(...)`) as a nested step, its nests opened
+/// in turn: each read once by MLIR's parser.
+passline::reduce::Step opened(const std::string& text) {
+  const MlirPipeline read = read_mlir_pipeline(text);
+  passline::reduce::Step step{.text = read.anchor, .nested = true};
+  for (const auto& [element, nested] : read.elements) {
+    step.inner.push_back(nested ? opened(element) : passline::reduce::Step{.text = element});
   }
-  return steps;
+  return step;
 }
 
 }  // namespace
@@ -208,7 +206,7 @@ std::vector<passline::reduce::Step> mlir_steps(const std::vector<passline::reduc
       continue;
     }
     // One pass of the plan, one or more nests in a row (passline runs them as MLIR does, in one walk).
-    for (passline::reduce::Step& inner : opened("builtin.module(" + step.text + ")")) steps.push_back(std::move(inner));
+    for (passline::reduce::Step& inner : opened("builtin.module(" + step.text + ")").inner) steps.push_back(std::move(inner));
   }
   return steps;
 }
