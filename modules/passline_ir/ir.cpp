@@ -1,5 +1,6 @@
 // The implementation of module passline.ir (ir.cppm): where the source text
-// lives, the parser and the printer, a part each (impl/*.inc), compiled as one unit.
+// lives, the parser and the printer, a part each (impl/*.inc), compiled as one
+// unit, and the pass manager's types for this IR, instantiated here once.
 module;
 #include <algorithm>
 #include <array>
@@ -40,3 +41,6 @@ import passline.support;
 #include "impl/source.inc"
 #include "impl/parse.inc"
 #include "impl/print.inc"
+
+template class passline::Registry<passline::ir::Module>;
+template class passline::Pass<passline::ir::Module>;

@@ -71,3 +71,9 @@ struct passline::IRTraits<passline::ir::Module> {
   /// Known once computed, or once printed: printing a body fingerprints it too.
   static std::optional<std::uint64_t> cached_fingerprint(const ir::Module& m) { return ir::cached_fingerprint(m); }
 };
+
+// The pass manager's types for this IR are instantiated once, in ir.cpp,
+// rather than in each unit that imports passline.ir (the passes, the
+// pipelines, the tools, the tests): each of those only calls them.
+extern template class passline::Registry<passline::ir::Module>;
+extern template class passline::Pass<passline::ir::Module>;
