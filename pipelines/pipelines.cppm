@@ -1,10 +1,11 @@
 // Standard pipelines for the reference IR: O0..O3, checked by the compiler.
 //
-// Each level is a static Sequential, so the compiler checks that every pass's
-// required passes come before it; each is also registered under its name, so
-// `O2` works in pipeline text and as `passline-opt -O2`. A pass runs when the
-// context's opt level reaches its own, so `O2` under `--opt-level=1` skips
-// FoldConstant, as in TVM.
+// Each level is written once, as pipeline text, and read at compile time
+// into a static Sequential (`Passes::Pipeline<o2_text>`), so the compiler
+// checks that every pass's required passes come before it; each is also
+// registered under its name, so `O2` works in pipeline text and as
+// `passline-opt -O2`. A pass runs when the context's opt level reaches its
+// own, so `O2` under `--opt-level=1` skips FoldConstant, as in TVM.
 module;
 export module passline.pipelines;
 import passline;
@@ -13,21 +14,31 @@ import passline.ir.passes;
 
 export namespace passline::pipelines {
 
+/// The passes the standard pipelines are written with.
+using Passes = Catalog<ir::InferType, ir::FoldConstant, ir::SimplifyExpr, ir::EliminateCommonSubexpr,
+                       ir::DeadCodeElimination, ir::Inline>;
+
+/// Each level is written once, as pipeline text: read at compile time into
+/// the static pipeline below, and by the registry when a run names it.
+/// Types only: what every later level starts from.
+inline constexpr fixed_string o0_text = "InferType";
+/// Cheap clean-ups: identities and dead code.
+inline constexpr fixed_string o1_text = "InferType,SimplifyExpr,DeadCodeElimination";
+/// Folding and identities, common subexpressions, the identities they expose
+/// (x - x once both are one value), then dead code.
+inline constexpr fixed_string o2_text =
+    "InferType,FoldConstant,SimplifyExpr,EliminateCommonSubexpr,SimplifyExpr,DeadCodeElimination";
+/// O2 after inlining small functions.
+inline constexpr fixed_string o3_text =
+    "InferType,Inline,FoldConstant,SimplifyExpr,EliminateCommonSubexpr,SimplifyExpr,DeadCodeElimination";
+
 /// Each level is a static pipeline under its own name, so that a static use
 /// (`passline::pipelines::O2{}(module, ctx)`) stands as `O2` in timings and
 /// errors, as the registered one does.
-
-/// Types only: what every later level starts from.
-using O0 = Named<"O0", Sequential<ir::InferType>>;
-/// Cheap clean-ups: identities and dead code.
-using O1 = Named<"O1", Sequential<ir::InferType, ir::SimplifyExpr, ir::DeadCodeElimination>>;
-/// Folding and identities, common subexpressions, the identities they expose
-/// (x - x once both are one value), then dead code.
-using O2 = Named<"O2", Sequential<ir::InferType, ir::FoldConstant, ir::SimplifyExpr, ir::EliminateCommonSubexpr,
-                                  ir::SimplifyExpr, ir::DeadCodeElimination>>;
-/// O2 after inlining small functions.
-using O3 = Named<"O3", Sequential<ir::InferType, ir::Inline, ir::FoldConstant, ir::SimplifyExpr,
-                                  ir::EliminateCommonSubexpr, ir::SimplifyExpr, ir::DeadCodeElimination>>;
+using O0 = Named<"O0", Passes::Pipeline<o0_text>>;
+using O1 = Named<"O1", Passes::Pipeline<o1_text>>;
+using O2 = Named<"O2", Passes::Pipeline<o2_text>>;
+using O3 = Named<"O3", Passes::Pipeline<o3_text>>;
 
 /// The registry of the reference IR with its passes and O0..O3 in it.
 Registry<ir::Module>& registry() {

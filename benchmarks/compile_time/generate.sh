@@ -8,6 +8,8 @@
 #   resolve   ResolvedSequential<Catalog<P0..PN-1>, P1, P3, ...>{}(...)
 #             (resolution inserts every even pass; the result is the same pipeline,
 #             its inserted passes marked as such)
+#   text      Catalog<P0..PN-1>::Pipeline<"P0,...,PN-1">{}(...)
+#             (the same pipeline read from text at compile time, then checked and run)
 #   generate.sh N baseline|check|resolve > file.cpp
 set -euo pipefail
 n="$1"; variant="$2"
@@ -32,5 +34,10 @@ case "$variant" in
     echo "using Resolved = passline::ResolvedSequential<passline::Catalog<$all>, $odd>;"
     echo "static_assert(__is_same(Resolved, passline::Sequential<$resolved>));"
     echo "int run(passline::PassContext& ctx) { return Resolved{}(0, ctx); }" ;;
+  text)
+    names=$(for ((i = 0; i < n; ++i)); do printf 'P%d,' "$i"; done); names="${names%,}"
+    echo "using FromText = passline::Catalog<$all>::Pipeline<\"$names\">;"
+    echo "static_assert(__is_same(FromText, passline::Sequential<$all>));"
+    echo "int run(passline::PassContext& ctx) { return FromText{}(0, ctx); }" ;;
   *) echo "unknown variant $variant" >&2; exit 1 ;;
 esac

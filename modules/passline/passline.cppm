@@ -94,6 +94,8 @@ import passline.support;
 #include "pipeline/fixed_point.inc"
 #include "pipeline/compiled.inc"
 #include "pipeline/resolution.inc"
+#include "pipeline/pipeline_grammar.inc"
+#include "pipeline/static_text.inc"
 // text
 #include "text/registry.inc"
 #include "text/pipeline_text.inc"

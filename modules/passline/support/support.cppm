@@ -57,6 +57,36 @@ std::string caret_lines(std::string_view line, std::size_t column, std::size_t w
 /// mean 'A' or 'B'?)", or "" when nothing is close.
 std::string did_you_mean(std::string_view name, const std::vector<std::string_view>& known);
 
+/// No suggestion: `known` is too far from the name.
+inline constexpr std::size_t too_far = static_cast<std::size_t>(-1);
+
+/// How close `known` is to `name`, as suggestions rank it (`did_you_mean`,
+/// and pipeline text at compile time): the edit distance, case-insensitive,
+/// when it is a few typos (at most max(2, size / 3)); that limit when `name`
+/// is `known` cut short (3 characters at least); `too_far` otherwise.
+constexpr std::size_t suggestion_distance(std::string_view name, std::string_view known) {
+  const std::size_t limit = std::max<std::size_t>(2, name.size() / 3);
+  auto lower = [](char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; };
+  auto same = [&](std::string_view a, std::string_view b) {
+    return a.size() == b.size() && std::ranges::equal(a, b, {}, lower, lower);
+  };
+  if (name.size() >= 3 && known.size() > name.size() && same(name, known.substr(0, name.size()))) return limit;
+  if ((name.size() > known.size() ? name.size() - known.size() : known.size() - name.size()) > limit) return too_far;
+  std::vector<std::size_t> row;  // built by push_back: libstdc++ 12 cannot value-initialize it in a constant
+  for (std::size_t j = 0; j <= known.size(); ++j) row.push_back(j);
+  for (std::size_t i = 1; i <= name.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= known.size(); ++j) {
+      const std::size_t above = row[j];
+      const std::size_t substitute = diagonal + (lower(name[i - 1]) == lower(known[j - 1]) ? 0 : 1);
+      row[j] = std::min({above + 1, row[j - 1] + 1, substitute});
+      diagonal = above;
+    }
+  }
+  return row[known.size()] <= limit ? row[known.size()] : too_far;
+}
+
 // -- Shell words (shell_words.inc) --------------------------------------------
 
 /// A line that does not read as shell words; `what()` says where and why.

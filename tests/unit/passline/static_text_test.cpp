@@ -1,0 +1,109 @@
+// Pipeline text read at compile time: the type it makes is the pipeline
+// written by hand, and its plan is the plan of the same text read at run time.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <type_traits>
+#include <vector>
+import passline;
+import passline.testing;
+
+namespace {
+
+using passline::Catalog;
+using passline::Named;
+using passline::Pass;
+using passline::PassContext;
+using passline::Registry;
+using passline::Sequential;
+using passline::testing::Step;
+using passline::testing::Trace;
+
+struct InferType : Step<"InferType"> {};
+struct FoldConstant : Step<"FoldConstant", 2, "InferType"> {};
+struct Inline : Step<"Inline", 2> {};
+struct Simplify : Step<"Simplify", 1> {};
+struct DeadCode : Step<"DeadCode", 1> {};
+using Cleanup = Named<"Cleanup", Sequential<Simplify, DeadCode>>;
+using Passes = Catalog<InferType, FoldConstant, Inline, Simplify, DeadCode, Cleanup>;
+
+// Names, in order.
+static_assert(std::is_same_v<Passes::Pipeline<"InferType,FoldConstant">, Sequential<InferType, FoldConstant>>);
+// Nesting, and spaces where run-time text allows them.
+static_assert(std::is_same_v<Passes::Pipeline<" InferType , seq( Inline,seq(Simplify) ) ,DeadCode ">,
+                             Sequential<InferType, Sequential<Inline, Sequential<Simplify>>, DeadCode>>);
+// A named pipeline of the catalog stands whole, as it does in a registry.
+static_assert(std::is_same_v<Passes::Pipeline<"InferType,Cleanup">, Sequential<InferType, Cleanup>>);
+// No pass, and an empty seq().
+static_assert(std::is_same_v<Passes::Pipeline<"">, Sequential<>>);
+static_assert(std::is_same_v<Passes::Pipeline<"seq()">, Sequential<Sequential<>>>);
+// The same pass twice.
+static_assert(std::is_same_v<Passes::Pipeline<"Simplify,Simplify">, Sequential<Simplify, Simplify>>);
+
+/// The registry of the same passes, the named pipeline under its name.
+const Registry<Trace>& registry() {
+  static Registry<Trace> r;
+  static const bool filled =
+      (r.add<InferType>().add<FoldConstant>().add<Inline>().add<Simplify>().add<DeadCode>().add<Cleanup>("Cleanup"),
+       true);
+  (void)filled;
+  return r;
+}
+
+/// The plan of `P` and of the same text read at run time as a pipeline of
+/// its own (`seq(text)`, as the type is one), as --print-pipeline=expanded prints them.
+template <class P>
+void expect_same_plan(const std::string& text, int opt_level) {
+  PassContext ctx;
+  ctx.opt_level = opt_level;
+  const std::string compiled = passline::plan_text(Pass<Trace>(P{}).plan(ctx));
+  const std::string read = passline::plan_text(passline::parse_pipeline("seq(" + text + ")", registry()).plan(ctx));
+  EXPECT_EQ(compiled, read) << text << " at -O" << opt_level;
+}
+
+#define SAME_PLAN(text)                                \
+  for (int level = 0; level <= 3; ++level) {           \
+    expect_same_plan<Passes::Pipeline<text>>(text, level); \
+  }
+
+TEST(StaticText, ThePlanOfTheTypeIsThePlanOfTheTextReadAtRunTime) {
+  SAME_PLAN("");
+  SAME_PLAN("InferType");
+  SAME_PLAN("InferType,FoldConstant");
+  SAME_PLAN("Inline,InferType,FoldConstant,Simplify,DeadCode");
+  SAME_PLAN("Simplify,Simplify,DeadCode");
+  SAME_PLAN(" Simplify ,  DeadCode ");
+}
+
+/// The passes `P` runs and those the same text read at run time runs, on
+/// every opt level. (A static pipeline plans its nested pipelines flattened,
+/// where a runtime one keeps them as steps: they run the same passes.)
+template <class P>
+void expect_same_run(const std::string& text) {
+  for (int level = 0; level <= 3; ++level) {
+    PassContext ctx;
+    ctx.opt_level = level;
+    EXPECT_EQ(P{}(Trace{}, ctx).ran, passline::parse_pipeline(text, registry())(Trace{}, ctx).ran)
+        << text << " at -O" << level;
+  }
+}
+
+#define SAME_RUN(text) expect_same_run<Passes::Pipeline<text>>(text)
+
+TEST(StaticText, NestedPipelinesRunTheSamePassesAsTheTextReadAtRunTime) {
+  SAME_RUN("seq(InferType,FoldConstant),Inline");
+  SAME_RUN("seq(seq(Simplify),DeadCode)");
+  SAME_RUN("Cleanup");
+  SAME_RUN("Cleanup,InferType,FoldConstant,Cleanup");
+  SAME_RUN("seq(),Simplify");
+  SAME_RUN(" Simplify , seq( DeadCode ) ");
+}
+
+TEST(StaticText, ItRunsItsPassesInOrder) {
+  using P = Passes::Pipeline<"InferType,seq(FoldConstant,Simplify),Cleanup">;
+  PassContext ctx;
+  const Trace out = P{}(Trace{}, ctx);
+  EXPECT_EQ(out.ran, (std::vector<std::string>{"InferType", "FoldConstant", "Simplify", "Simplify", "DeadCode"}));
+}
+
+}  // namespace
