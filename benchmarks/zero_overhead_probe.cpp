@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <type_traits>
 #include <utility>
 import passline;
 
@@ -103,8 +104,12 @@ struct Combine {
   }
 };
 
-using Pipeline = passline::Sequential<Mix, Rotate, MulAdd, Fold, Square, Shuffle, Clamp,
-                                      Xorshift, Expensive, Combine>;
+// The pipeline is written as text, read at compile time: the very type the
+// Sequential written by hand is, so what follows holds for both.
+using Passes = passline::Catalog<Mix, Rotate, MulAdd, Fold, Square, Shuffle, Clamp, Xorshift, Expensive, Combine>;
+using Pipeline = Passes::Pipeline<"Mix,Rotate,MulAdd,Fold,Square,Shuffle,Clamp,Xorshift,Expensive,Combine">;
+static_assert(std::is_same_v<Pipeline, passline::Sequential<Mix, Rotate, MulAdd, Fold, Square, Shuffle, Clamp,
+                                                            Xorshift, Expensive, Combine>>);
 using AtO2 = passline::Compiled<2, Pipeline>;
 
 [[gnu::noinline]] State run_handwritten(State s, long iterations, passline::PassContext& ctx) {
