@@ -67,6 +67,16 @@ TEST_F(PipelineText, ParsesNamesOptionsAndNestedPipelines) {
             (Names{"InferType", "FoldConstant", "Inline{2,all}", "SimplifyExpr", "DeadCodeElimination"}));
 }
 
+TEST_F(PipelineText, AFixedPointRunsItsPipelineUntilTheIRStopsChanging) {
+  // Each pass of the trace changes it: every round runs.
+  EXPECT_EQ(run("InferType,fixed_point<2>(SimplifyExpr,seq(DeadCodeElimination))"),
+            (Names{"InferType", "SimplifyExpr", "DeadCodeElimination", "SimplifyExpr", "DeadCodeElimination"}));
+  EXPECT_EQ(parse(" fixed_point< 3 >( InferType , seq( Unroll ) )").text(),
+            "fixed_point<3>(InferType,seq(Unroll{factor=4}))");
+  EXPECT_EQ(parse("fixed_point<3>(Cleanup)").passes()[0].info().name, "FixedPoint");
+  EXPECT_EQ(passline::fixed_point(parse("InferType,Cleanup"), 5, "Loop").text(), "fixed_point<5>(InferType,Cleanup)");
+}
+
 TEST_F(PipelineText, NamedPipelinesAreUsedLikePasses) {
   EXPECT_EQ(run("Cleanup,InferType"), (Names{"SimplifyExpr", "DeadCodeElimination", "InferType"}));
   EXPECT_EQ(parse("Cleanup,InferType").text(), "Cleanup,InferType");
@@ -106,6 +116,16 @@ TEST_F(PipelineText, ErrorsNameTheColumnAndPlaceACaret) {
       {"InferType)", "pipeline:1:10: error: unexpected ')' with no 'seq(' to close", 10},
       {"seq(InferType", "pipeline:1:4: error: 'seq(' at column 4 is never closed", 4},
       {"seq InferType", "pipeline:1:5: error: expected '(' after 'seq'", 5},
+      {"fixed_point(InferType)",
+       "pipeline:1:12: error: expected the number of rounds, from 1 to 1000000, as in 'fixed_point<4>(...)'", 12},
+      {"fixed_point<0>(InferType)",
+       "pipeline:1:13: error: expected the number of rounds, from 1 to 1000000, as in 'fixed_point<4>(...)'", 13},
+      {"fixed_point<1000001>(InferType)",
+       "pipeline:1:13: error: expected the number of rounds, from 1 to 1000000, as in 'fixed_point<4>(...)'", 13},
+      {"fixed_point<2 InferType",
+       "pipeline:1:13: error: expected the number of rounds, from 1 to 1000000, as in 'fixed_point<4>(...)'", 13},
+      {"fixed_point<2>InferType", "pipeline:1:15: error: expected '(' after 'fixed_point<N>'", 15},
+      {"fixed_point<2>(InferType", "pipeline:1:15: error: 'fixed_point<N>(' at column 15 is never closed", 15},
       {"seq(InferType;DeadCodeElimination)", "pipeline:1:14: error: expected ',' or ')', found ';'", 14},
       {"Inline{max-sise=2}", "pipeline:1:8: error: pass 'Inline' has no option 'max-sise' (did you mean 'max-size'?)", 8},
       {"Inline{max-size=big}", "pipeline:1:17: error: option 'max-size' of pass 'Inline' takes an int, not 'big'", 17},
@@ -152,6 +172,11 @@ Pass<Trace> random_pipeline(const Registry<Trace>& registry, std::mt19937_64& ra
   for (int i = 0; i < length; ++i) {
     if (depth < 2 && std::uniform_int_distribution(0, 5)(random) == 0) {
       passes.push_back(random_pipeline(registry, random, depth + 1));
+      continue;
+    }
+    if (depth < 2 && std::uniform_int_distribution(0, 7)(random) == 0) {
+      passes.push_back(passline::fixed_point(random_pipeline(registry, random, depth + 1),
+                                             std::uniform_int_distribution<std::size_t>(1, 1000)(random)));
       continue;
     }
     const std::string_view name = names[std::uniform_int_distribution<std::size_t>(0, names.size() - 1)(random)];

@@ -37,6 +37,11 @@ static_assert(std::is_same_v<Passes::Pipeline<"InferType,Cleanup">, Sequential<I
 // No pass, and an empty seq().
 static_assert(std::is_same_v<Passes::Pipeline<"">, Sequential<>>);
 static_assert(std::is_same_v<Passes::Pipeline<"seq()">, Sequential<Sequential<>>>);
+// A fixed point, of rounds as written.
+static_assert(std::is_same_v<Passes::Pipeline<"fixed_point<4>(Simplify,DeadCode)">,
+                             Sequential<passline::FixedPoint<4, Sequential<Simplify, DeadCode>>>>);
+static_assert(std::is_same_v<Passes::Pipeline<"InferType, fixed_point< 12 >( seq(Inline), Cleanup )">,
+                             Sequential<InferType, passline::FixedPoint<12, Sequential<Sequential<Inline>, Cleanup>>>>);
 // The same pass twice.
 static_assert(std::is_same_v<Passes::Pipeline<"Simplify,Simplify">, Sequential<Simplify, Simplify>>);
 
@@ -51,14 +56,16 @@ const Registry<Trace>& registry() {
 }
 
 /// The plan of `P` and of the same text read at run time as a pipeline of
-/// its own (`seq(text)`, as the type is one), as --print-pipeline=expanded prints them.
+/// its own (`seq(text)`, as the type is one), as --print-pipeline=expanded
+/// prints them; each in a pipeline of the registry, where both find the
+/// passes they require and do not hold.
 template <class P>
 void expect_same_plan(const std::string& text, int opt_level) {
   PassContext ctx;
   ctx.opt_level = opt_level;
-  const std::string compiled = passline::plan_text(Pass<Trace>(P{}).plan(ctx));
-  const std::string read = passline::plan_text(passline::parse_pipeline("seq(" + text + ")", registry()).plan(ctx));
-  EXPECT_EQ(compiled, read) << text << " at -O" << opt_level;
+  const auto plan = [&](const Pass<Trace>& pass) { return passline::plan_text(registry().sequential({pass}).plan(ctx)); };
+  EXPECT_EQ(plan(Pass<Trace>(P{})), plan(passline::parse_pipeline("seq(" + text + ")", registry()))) << text << " at -O"
+                                                                                                      << opt_level;
 }
 
 #define SAME_PLAN(text)                                \
@@ -73,11 +80,27 @@ TEST(StaticText, ThePlanOfTheTypeIsThePlanOfTheTextReadAtRunTime) {
   SAME_PLAN("Inline,InferType,FoldConstant,Simplify,DeadCode");
   SAME_PLAN("Simplify,Simplify,DeadCode");
   SAME_PLAN(" Simplify ,  DeadCode ");
+  SAME_PLAN("seq(InferType,FoldConstant),Inline");
+  SAME_PLAN("seq(seq(Simplify),DeadCode)");
+  SAME_PLAN("Cleanup");
+  SAME_PLAN("Cleanup,InferType,FoldConstant,Cleanup");
+  SAME_PLAN("seq(),Simplify");
+  SAME_PLAN("InferType,seq(FoldConstant,seq(Inline,Cleanup)),DeadCode");
+  SAME_PLAN("seq(FoldConstant)");
+  SAME_PLAN("FoldConstant,seq(Inline,FoldConstant)");
+  SAME_PLAN("fixed_point<3>(Simplify,DeadCode)");
+  SAME_PLAN("fixed_point<2>(Simplify,Cleanup),InferType,seq(FoldConstant),fixed_point<1>(Inline)");
+}
+
+TEST(StaticText, AFixedPointPrintsAsTheTextThatMadeIt) {
+  EXPECT_EQ(Pass<Trace>(Passes::Pipeline<"fixed_point<3>(Simplify,DeadCode)">{}).text(),
+            "fixed_point<3>(Simplify,DeadCode)");
+  EXPECT_EQ(Pass<Trace>(Passes::Pipeline<"InferType,fixed_point<7>(seq(Inline),DeadCode)">{}).text(),
+            "InferType,fixed_point<7>(seq(Inline),DeadCode)");
 }
 
 /// The passes `P` runs and those the same text read at run time runs, on
-/// every opt level. (A static pipeline plans its nested pipelines flattened,
-/// where a runtime one keeps them as steps: they run the same passes.)
+/// every opt level.
 template <class P>
 void expect_same_run(const std::string& text) {
   for (int level = 0; level <= 3; ++level) {
@@ -97,6 +120,7 @@ TEST(StaticText, NestedPipelinesRunTheSamePassesAsTheTextReadAtRunTime) {
   SAME_RUN("Cleanup,InferType,FoldConstant,Cleanup");
   SAME_RUN("seq(),Simplify");
   SAME_RUN(" Simplify , seq( DeadCode ) ");
+  SAME_RUN("fixed_point<2>(Simplify,seq(DeadCode)),fixed_point<1>(Cleanup)");
 }
 
 TEST(StaticText, ItRunsItsPassesInOrder) {
