@@ -17,6 +17,7 @@ module;
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <exception>
 #include <filesystem>
 #include <memory>
@@ -32,6 +33,21 @@ module;
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 export module passline.support;
+
+// The helpers of the exported constexpr functions below.
+namespace passline::support::detail {
+
+constexpr bool is_digit(char c) { return c >= '0' && c <= '9'; }
+constexpr char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+constexpr bool same_letters(std::string_view text, std::string_view word) {
+  if (text.size() != word.size()) return false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (lower(text[i]) != word[i]) return false;
+  }
+  return true;
+}
+
+}  // namespace passline::support::detail
 
 export namespace passline::support {
 
@@ -86,6 +102,87 @@ constexpr std::size_t suggestion_distance(std::string_view name, std::string_vie
   }
   return row[known.size()] <= limit ? row[known.size()] : too_far;
 }
+
+// -- Values -------------------------------------------------------------------
+
+/// Whether `text` reads whole as an int64_t by `std::from_chars`.
+constexpr bool reads_as_int(std::string_view text) {
+  const bool negative = !text.empty() && text.front() == '-';
+  if (negative) text.remove_prefix(1);
+  if (text.empty()) return false;
+  const std::uint64_t limit = negative ? 9'223'372'036'854'775'808ULL : 9'223'372'036'854'775'807ULL;
+  std::uint64_t n = 0;
+  for (const char c : text) {
+    if (!detail::is_digit(c)) return false;
+    const auto digit = static_cast<std::uint64_t>(c - '0');
+    if (n > (limit - digit) / 10) return false;
+    n = n * 10 + digit;
+  }
+  return true;
+}
+
+/// Whether `text` reads whole as a double by `std::from_chars` (its general
+/// format: a decimal with an exponent or not, `inf`, `infinity`, `nan`,
+/// `nan(chars)`), within range: not so large it rounds to infinity, nor so
+/// small, and not zero, that it rounds to zero. The range is computed in
+/// long double, exact but for a text whose first 19 digits tie a limit.
+constexpr bool reads_as_float(std::string_view text) {
+  if (!text.empty() && text.front() == '-') text.remove_prefix(1);
+  if (detail::same_letters(text, "inf") || detail::same_letters(text, "infinity") || detail::same_letters(text, "nan")) return true;
+  if (text.size() >= 5 && detail::same_letters(text.substr(0, 4), "nan(") && text.back() == ')') {
+    for (const char c : text.substr(4, text.size() - 5)) {
+      if (!detail::is_digit(c) && !(detail::lower(c) >= 'a' && detail::lower(c) <= 'z') && c != '_') return false;
+    }
+    return true;
+  }
+  std::uint64_t mantissa = 0;
+  int exponent = 0;  // of ten, after the mantissa's last digit kept
+  std::size_t digits = 0;
+  std::size_t kept = 0;
+  std::size_t i = 0;
+  const auto digit_run = [&](bool fraction) {
+    for (; i < text.size() && detail::is_digit(text[i]); ++i, ++digits) {
+      if (mantissa == 0 && text[i] == '0') {
+        if (fraction) --exponent;
+        continue;
+      }
+      if (kept < 19) {
+        mantissa = mantissa * 10 + static_cast<std::uint64_t>(text[i] - '0');
+        ++kept;
+        if (fraction) --exponent;
+      } else if (!fraction) {
+        ++exponent;
+      }
+    }
+  };
+  digit_run(false);
+  if (i < text.size() && text[i] == '.') {
+    ++i;
+    digit_run(true);
+  }
+  if (digits == 0) return false;
+  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+    ++i;
+    const bool negative = i < text.size() && text[i] == '-';
+    if (i < text.size() && (text[i] == '-' || text[i] == '+')) ++i;
+    if (i == text.size()) return false;
+    int written = 0;
+    for (; i < text.size() && detail::is_digit(text[i]); ++i) written = written < 100'000 ? written * 10 + (text[i] - '0') : written;
+    exponent += negative ? -written : written;
+  }
+  if (i != text.size()) return false;
+  if (mantissa == 0) return true;
+  // The value is mantissa * 10^exponent, with mantissa < 10^19.
+  if (exponent > 330) return false;
+  if (exponent < -400) return false;
+  long double value = static_cast<long double>(mantissa);
+  for (int k = 0; k < exponent; ++k) value *= 10.0L;
+  for (int k = 0; k > exponent; --k) value /= 10.0L;
+  constexpr long double rounds_to_infinity = 0x1p1024L - 0x1p970L;
+  constexpr long double rounds_to_zero = 0x1p-1075L;
+  return value < rounds_to_infinity && value > rounds_to_zero;
+}
+
 
 // -- Shell words (shell_words.inc) --------------------------------------------
 

@@ -2,6 +2,7 @@
 // written by hand, and its plan is the plan of the same text read at run time.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -25,7 +26,27 @@ struct Inline : Step<"Inline", 2> {};
 struct Simplify : Step<"Simplify", 1> {};
 struct DeadCode : Step<"DeadCode", 1> {};
 using Cleanup = Named<"Cleanup", Sequential<Simplify, DeadCode>>;
-using Passes = Catalog<InferType, FoldConstant, Inline, Simplify, DeadCode, Cleanup>;
+
+/// A pass with an option of each type, which says the values it ran with.
+struct Unroll {
+  static constexpr passline::PassInfo info{.name = "Unroll", .opt_level = 2};
+  std::int64_t factor = 4;
+  bool full = false;
+  double ratio = 0.5;
+  std::string mode = "fast";
+  static constexpr auto options = passline::options(passline::option<&Unroll::factor>("factor", "copies"),
+                                                    passline::option<&Unroll::full>("full", "unroll whole loops"),
+                                                    passline::option<&Unroll::ratio>("ratio", "growth allowed"),
+                                                    passline::option<&Unroll::mode>("mode", "strategy"));
+  Trace operator()(Trace trace, PassContext&) const {
+    const std::vector<std::pair<std::string, passline::Value>> values{
+        {"factor", factor}, {"full", full}, {"ratio", ratio}, {"mode", mode}};
+    trace.ran.push_back(passline::pass_text("Unroll", values));
+    return trace;
+  }
+};
+using Passes = Catalog<InferType, FoldConstant, Inline, Simplify, DeadCode, Cleanup, Unroll>;
+using passline::With;
 
 // Names, in order.
 static_assert(std::is_same_v<Passes::Pipeline<"InferType,FoldConstant">, Sequential<InferType, FoldConstant>>);
@@ -42,6 +63,13 @@ static_assert(std::is_same_v<Passes::Pipeline<"fixed_point<4>(Simplify,DeadCode)
                              Sequential<passline::FixedPoint<4, Sequential<Simplify, DeadCode>>>>);
 static_assert(std::is_same_v<Passes::Pipeline<"InferType, fixed_point< 12 >( seq(Inline), Cleanup )">,
                              Sequential<InferType, passline::FixedPoint<12, Sequential<Sequential<Inline>, Cleanup>>>>);
+// Options in braces: the pass With them, in the order the pass declares
+// them, values as written; none, the pass.
+static_assert(std::is_same_v<Passes::Pipeline<"Unroll{factor=8}">, Sequential<With<Unroll, "factor=8">>>);
+static_assert(std::is_same_v<Passes::Pipeline<"Unroll{ mode=\"two words\"  factor=-8 }">,
+                             Sequential<With<Unroll, "factor=-8 mode=\"two words\"">>>);
+static_assert(std::is_same_v<Passes::Pipeline<"Unroll{ratio=1e-3 full=true},seq(Unroll{})">,
+                             Sequential<With<Unroll, "full=true ratio=1e-3">, Sequential<Unroll>>>);
 // The same pass twice.
 static_assert(std::is_same_v<Passes::Pipeline<"Simplify,Simplify">, Sequential<Simplify, Simplify>>);
 
@@ -49,7 +77,7 @@ static_assert(std::is_same_v<Passes::Pipeline<"Simplify,Simplify">, Sequential<S
 const Registry<Trace>& registry() {
   static Registry<Trace> r;
   static const bool filled =
-      (r.add<InferType>().add<FoldConstant>().add<Inline>().add<Simplify>().add<DeadCode>().add<Cleanup>("Cleanup"),
+      (r.add<InferType>().add<FoldConstant>().add<Inline>().add<Simplify>().add<DeadCode>().add<Cleanup>("Cleanup").add<Unroll>(),
        true);
   (void)filled;
   return r;
@@ -89,6 +117,10 @@ TEST(StaticText, ThePlanOfTheTypeIsThePlanOfTheTextReadAtRunTime) {
   SAME_PLAN("seq(FoldConstant)");
   SAME_PLAN("FoldConstant,seq(Inline,FoldConstant)");
   SAME_PLAN("fixed_point<3>(Simplify,DeadCode)");
+  SAME_PLAN("Unroll{factor=8}");
+  SAME_PLAN("Unroll{mode=\"two words\" full=true},Unroll{},Unroll{ratio=-0.25 factor=9223372036854775807}");
+  SAME_PLAN("seq(Unroll{ratio=1e300}),fixed_point<2>(Unroll{mode=x})");
+  SAME_PLAN("Unroll{ratio=inf mode=\"a\\\"b\"}");
   SAME_PLAN("fixed_point<2>(Simplify,Cleanup),InferType,seq(FoldConstant),fixed_point<1>(Inline)");
 }
 
@@ -121,6 +153,8 @@ TEST(StaticText, NestedPipelinesRunTheSamePassesAsTheTextReadAtRunTime) {
   SAME_RUN("seq(),Simplify");
   SAME_RUN(" Simplify , seq( DeadCode ) ");
   SAME_RUN("fixed_point<2>(Simplify,seq(DeadCode)),fixed_point<1>(Cleanup)");
+  SAME_RUN("Unroll{factor=8},Unroll,Unroll{mode=\"two words\" full=true ratio=.125}");
+  SAME_RUN("Unroll{factor=-9223372036854775808 ratio=4.9e-324 mode=\"\"}");
 }
 
 TEST(StaticText, ItRunsItsPassesInOrder) {
