@@ -84,7 +84,9 @@ say "compile time"
 section "Compile-time cost of static pipelines" \
 "[compile_time/generate.sh](../benchmarks/compile_time/generate.sh) writes N pass types, pass i requiring
 passes i-1 and i-2: *baseline* runs the pipeline without the compile-time check, *check* with it,
-*resolution* through \`ResolvedSequential\`. Clang's front-end CPU time (\`-fsyntax-only\`), best of 5.
+*resolution* through \`ResolvedSequential\`, *from text* the same pipeline read from pipeline text at
+compile time (\`Catalog<...>::Pipeline<\"P0,...\">\`), checked and run. Clang's front-end CPU time
+(\`-fsyntax-only\`), best of 5, with the extra over the baseline in parentheses, and clang's peak memory.
 
 ![compile time against N](compile-time.png)"
 command_line "${SIZES:+SIZES=\"$SIZES\" }benchmarks/compile_time/run.sh $(rel "$build") docs/compile-time.png"
