@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 import passline;
 import passline.testing;
@@ -72,6 +73,40 @@ static_assert(std::is_same_v<Passes::Pipeline<"Unroll{ratio=1e-3 full=true},seq(
                              Sequential<With<Unroll, "full=true ratio=1e-3">, Sequential<Unroll>>>);
 // The same pass twice.
 static_assert(std::is_same_v<Passes::Pipeline<"Simplify,Simplify">, Sequential<Simplify, Simplify>>);
+
+// A catalog and a text of 300 passes, "N0,N1,...,N299": more than a fold
+// expression may hold (256), so nothing in the reading may fold over them.
+constexpr std::size_t digits(std::size_t i) { return i < 10 ? 1 : 1 + digits(i / 10); }
+template <std::size_t I>
+constexpr auto numbered_name = [] {
+  passline::fixed_string<digits(I) + 2> name;
+  name.chars[0] = 'N';
+  for (std::size_t i = I, k = digits(I); k > 0; i /= 10, --k) name.chars[k] = static_cast<char>('0' + i % 10);
+  return name;
+}();
+template <std::size_t I>
+struct Numbered : Step<numbered_name<I>> {};
+template <std::size_t Count>
+constexpr auto numbered_text = [] {
+  constexpr std::size_t size = [] {
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < Count; ++i) n += digits(i) + 2;  // "N<i>" and a ','
+    return n - 1;
+  }();
+  passline::fixed_string<size + 1> text;
+  std::size_t at = 0;
+  for (std::size_t i = 0; i < Count; ++i) {
+    if (i > 0) text.chars[at++] = ',';
+    text.chars[at++] = 'N';
+    at += digits(i);
+    for (std::size_t n = i, k = at; k > at - digits(i); n /= 10) text.chars[--k] = static_cast<char>('0' + n % 10);
+  }
+  return text;
+}();
+template <std::size_t... I>
+auto numbered(std::index_sequence<I...>) -> std::pair<Catalog<Numbered<I>..., Unroll>, Sequential<Numbered<I>...>>;
+using Numbers = decltype(numbered(std::make_index_sequence<300>{}));
+static_assert(std::is_same_v<Numbers::first_type::Pipeline<numbered_text<300>>, Numbers::second_type>);
 
 /// The registry of the same passes, the named pipeline under its name.
 const Registry<Trace>& registry() {
@@ -155,6 +190,14 @@ TEST(StaticText, NestedPipelinesRunTheSamePassesAsTheTextReadAtRunTime) {
   SAME_RUN("fixed_point<2>(Simplify,seq(DeadCode)),fixed_point<1>(Cleanup)");
   SAME_RUN("Unroll{factor=8},Unroll,Unroll{mode=\"two words\" full=true ratio=.125}");
   SAME_RUN("Unroll{factor=-9223372036854775808 ratio=4.9e-324 mode=\"\"}");
+}
+
+TEST(StaticText, AThreeHundredPassTextRunsItsPasses) {
+  PassContext ctx;
+  const Trace out = Numbers::first_type::Pipeline<numbered_text<300>>{}(Trace{}, ctx);
+  ASSERT_EQ(out.ran.size(), 300U);
+  EXPECT_EQ(out.ran.front(), "N0");
+  EXPECT_EQ(out.ran.back(), "N299");
 }
 
 TEST(StaticText, ItRunsItsPassesInOrder) {
