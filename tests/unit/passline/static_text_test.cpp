@@ -3,11 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <random>
 #include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
 import passline;
+import passline.support;
 import passline.testing;
 
 namespace {
@@ -198,6 +200,41 @@ TEST(StaticText, AThreeHundredPassTextRunsItsPasses) {
   ASSERT_EQ(out.ran.size(), 300U);
   EXPECT_EQ(out.ran.front(), "N0");
   EXPECT_EQ(out.ran.back(), "N299");
+}
+
+/// Whether run-time pipeline text takes `value` for option `option` of Unroll.
+bool read_at_run_time(std::string_view option, const std::string& value) {
+  try {
+    (void)passline::parse_pipeline("Unroll{" + std::string(option) + "=\"" + value + "\"}", registry());
+    return true;
+  } catch (const passline::PipelineSyntaxError&) {
+    return false;
+  }
+}
+
+// What the compile-time catalog checks values with (support::reads_as_int,
+// reads_as_float) takes what the run-time parser takes, and nothing else:
+// the edges of the grammar and of double's range, then random words.
+TEST(StaticText, AValueReadsAtCompileTimeAsAtRunTime) {
+  std::vector<std::string> values{
+      "0", "-0", "00012", "+1", "-", "", "9223372036854775807", "9223372036854775808", "-9223372036854775808",
+      "-9223372036854775809", "1.", "-.5", ".", "1e", "1e+5", "1e-5", "1E5", "0e999999", "0x10", "inf", "-INFINITY",
+      "infx", "nan", "NaN", "nan(abc_1)", "nan()", "nan(a-b)", "1e308", "1e309", "1.7976931348623158e308",
+      "1.7976931348623159e308", "4e-320", "2.5e-324", "2.4e-324", "1e-400", "0.000000000000000000001e-300",
+      "123456789012345678901234567890e280"};
+  std::mt19937_64 random(2026);
+  const std::string alphabet = "0123456789.eE-+infatyINF()_x";
+  for (int n = 0; n < 20000; ++n) {
+    std::string value;
+    for (int k = std::uniform_int_distribution(0, 10)(random); k > 0; --k) {
+      value += alphabet[std::uniform_int_distribution<std::size_t>(0, alphabet.size() - 1)(random)];
+    }
+    values.push_back(value);
+  }
+  for (const std::string& value : values) {
+    EXPECT_EQ(passline::support::reads_as_int(value), read_at_run_time("factor", value)) << "int '" << value << "'";
+    EXPECT_EQ(passline::support::reads_as_float(value), read_at_run_time("ratio", value)) << "float '" << value << "'";
+  }
 }
 
 TEST(StaticText, ItRunsItsPassesInOrder) {
