@@ -2,7 +2,7 @@
 #
 # A case is one source file. Its header says what the compiler must print:
 #   // expect-error: <CMake regex>     (one or more; every one must match)
-#   // max-lines: <N>                  (diagnostic line budget, default 40)
+#   // max-lines: <N>                  (diagnostic line budget, default 12)
 #   // max-errors: <N>                 (how many `error:` lines at most, default 1)
 #   // also-in: sequential compiled registry
 #                                      (variants: the case's pass or pipeline used
@@ -30,7 +30,7 @@ function(passline_compile_fail source)
     add_library(${target} OBJECT EXCLUDE_FROM_ALL ${path})
     target_link_libraries(${target} PRIVATE ${ARGN})
     string(TOUPPER ${context} upper)
-    target_compile_definitions(${target} PRIVATE PASSLINE_COMPILE_FAIL PASSLINE_IN_${upper})
+    target_compile_definitions(${target} PRIVATE PASSLINE_COMPILE_FAIL PASSLINE_IN_${upper} PASSLINE_IN_CONTEXT)
     add_test(NAME compile_fail.${name}.in_${context}
       COMMAND ${CMAKE_COMMAND}
         -DBUILD_DIR=${CMAKE_BINARY_DIR}

@@ -6,7 +6,7 @@
 file(STRINGS ${SOURCE} header REGEX "^// (expect-error[-a-z]*|max-lines|max-errors):")
 set(expected "")
 set(expected_here "")
-set(max_lines 40)
+set(max_lines 12)
 set(max_errors 1)
 foreach(line IN LISTS header)
   if(line MATCHES "^// expect-error: (.*)$")

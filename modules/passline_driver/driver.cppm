@@ -1029,6 +1029,15 @@ concept Writes =
       tool.write(ir, put, threads);
     };
 
+// What main's static_asserts test: plain values, so that a failure is one
+// line that names the tool, not the concept's reasons after it.
+template <class T>
+inline constexpr bool tool_has_name = Named<T>;
+template <class T, class IR>
+inline constexpr bool tool_reads = Reads<T, IR>;
+template <class T, class IR>
+inline constexpr bool tool_writes = PrintsText<IR> || Writes<T, IR>;
+
 template <class T>
 struct PositionedErrors {
   using type = std::tuple<>;
@@ -1274,18 +1283,19 @@ export namespace passline::driver {
 /// What the IR does not give is said when a flag asks for it: --verify-each
 /// without `verify`, --reduce without passline::reduce::ReduceTraits<IR>,
 /// --threads for an IR without functions (IRTraits<IR>::function_count).
-template <class IR, class T>
-int main(int argc, char** argv, T& tool) {
-  static_assert(Named<T>,
+template <class IR, class ToolRef>
+int main(int argc, char** argv, ToolRef&& tool) {
+  using T = std::remove_reference_t<ToolRef>;
+  static_assert(tool_has_name<T>,
                 "passline::driver::main: the tool has no `name` (std::string_view name = \"my-opt\";): "
                 "its messages, --help and reproducers need it");
-  static_assert(Reads<T, IR>,
+  static_assert(tool_reads<T, IR>,
                 "passline::driver::main: the tool has no `IR read(std::string text, const std::string& file)` "
                 "returning the IR of main<IR>: how the tool reads its input");
-  static_assert(PrintsText<IR> || Writes<T, IR>,
+  static_assert(tool_writes<T, IR>,
                 "passline::driver::main: the IR cannot be written: give IRTraits<IR>::print, or the tool a "
                 "`write(const IR&, const std::function<void(std::string_view)>& put, std::size_t threads)`");
-  if constexpr (Named<T> && Reads<T, IR> && (PrintsText<IR> || Writes<T, IR>)) {
+  if constexpr (tool_has_name<T> && tool_reads<T, IR> && tool_writes<T, IR>) {
     const std::string_view name = name_of(tool);
     reserve_standard_streams();
     support::OutputFile::remove_temporaries_on_signals();
@@ -1317,13 +1327,6 @@ int main(int argc, char** argv, T& tool) {
   } else {
     return 1;
   }
-}
-
-/// The same, for a tool made on the spot: `main<IR>(argc, argv, StackTool{})`.
-template <class IR, class T>
-  requires(!std::is_lvalue_reference_v<T>)
-int main(int argc, char** argv, T&& tool) {
-  return main<IR>(argc, argv, tool);
 }
 
 }  // namespace passline::driver

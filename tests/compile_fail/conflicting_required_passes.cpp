@@ -3,11 +3,8 @@
 // cannot order them. The twin declares that ToANormalForm keeps the types.
 // expect-error: requirement 'compile_error<passline::conflicting_required_passes<Lower, InferType, ToANormalForm>>'
 // expect-error: no order satisfies both
-// max-lines: 40
 // max-errors: 1
 // also-in: sequential compiled registry
-#include "use.h"
-
 import passline;
 import passline.testing;
 
@@ -26,4 +23,4 @@ struct ToANormalForm : Preserving<Step<"ToANormalForm">, "InferType"> {};
 using Pipeline = passline::ResolvedSequential<passline::Catalog<InferType, ToANormalForm>, Lower>;
 
 using Case = Pipeline;
-PASSLINE_USE(Trace)
+#include "use.h"

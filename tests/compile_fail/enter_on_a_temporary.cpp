@@ -1,7 +1,6 @@
 // Entering a temporary context would leave PassContext::current() pointing at
 // a context that is gone at the end of the statement. The twin names it first.
 // expect-error: call to deleted member function 'enter'
-// max-lines: 40
 // max-errors: 1
 import passline;
 

@@ -5,11 +5,8 @@
 // expect-error: required_pass_broken_by<EliminateCommonSubexpr, passline::detail::ProvidedBeforeTheLoop<
 // expect-error: FoldConstant>, 0>, FoldConstant>
 // expect-error: run the required pass again before its user
-// max-lines: 40
 // max-errors: 1
 // also-in: sequential compiled registry
-#include "use.h"
-
 import passline;
 import passline.testing;
 
@@ -29,4 +26,4 @@ using Pipeline = passline::Sequential<
     InferType, passline::FixedPoint<4, passline::Sequential<EliminateCommonSubexpr, FoldConstant>>>;
 
 using Case = Pipeline;
-PASSLINE_USE(Trace)
+#include "use.h"

@@ -1,11 +1,8 @@
 // FoldConstant requires InferType, which the pipeline does not run before it.
 // expect-error: static assertion failed due to requirement 'compile_error<passline::missing_required_pass<FoldConstant, passline::fixed_string<10>\{"InferType"\}>>'
 // expect-error: add the required pass before it
-// max-lines: 40
 // max-errors: 1
 // also-in: sequential compiled
-#include "use.h"
-
 import passline;
 import passline.testing;
 
@@ -23,4 +20,4 @@ using Pipeline = passline::Sequential<DeadCodeElimination, InferType, FoldConsta
 #endif
 
 using Case = Pipeline;
-PASSLINE_USE(Trace)
+#include "use.h"

@@ -1,13 +1,8 @@
 // A type without a PassInfo cannot become a type-erased pass.
-// expect-error: no viable conversion from 'NotAPass' to 'passline::Pass<Trace>'
-// max-lines: 40
+// expect-error: requirement 'compile_error<passline::not_a_pass<NotAPass>>'
+// expect-error: must declare `static constexpr passline::PassInfo info`
 // max-errors: 1
 // also-in: sequential compiled registry
-// expect-error-in-sequential: requirement 'compile_error<passline::not_a_pass<NotAPass>>'
-// expect-error-in-compiled: requirement 'compile_error<passline::not_a_pass<NotAPass>>'
-// expect-error-in-registry: requirement 'compile_error<passline::not_a_pass<NotAPass>>'
-#include "use.h"
-
 #include <string>
 #include <vector>
 import passline;
@@ -29,7 +24,7 @@ using Case = NotAPass;
 using Case = APass;
 #endif
 #if PASSLINE_IN_CONTEXT
-PASSLINE_USE(Trace)
+#include "use.h"
 #elif defined(PASSLINE_COMPILE_FAIL)
 passline::Pass<Trace> erased = NotAPass{};
 #else

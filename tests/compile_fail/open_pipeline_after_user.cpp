@@ -3,7 +3,6 @@
 // even one that comes after such an open requirement.
 // expect-error: requirement 'compile_error<passline::required_pass_runs_after_its_user<Simplify, CanonicalizeOps>>'
 // expect-error: move it before its user
-// max-lines: 40
 // max-errors: 1
 import passline;
 import passline.testing;

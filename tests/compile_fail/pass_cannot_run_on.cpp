@@ -1,11 +1,8 @@
 // A pass whose call operator takes the IR by non-const reference and returns void.
 // expect-error: requirement 'compile_error<passline::pass_cannot_run_on<Mutator, passline::testing::Trace>>'
 // expect-error: fits neither shape
-// max-lines: 40
 // max-errors: 1
 // also-in: compiled registry
-#include "use.h"
-
 import passline;
 import passline.testing;
 
@@ -21,4 +18,4 @@ struct Mutator {
 };
 
 using Case = passline::Sequential<Mutator>;
-PASSLINE_USE(Trace)
+#include "use.h"

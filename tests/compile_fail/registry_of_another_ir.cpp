@@ -2,7 +2,6 @@
 // cannot run on its IR, in one error, as a pipeline would.
 // expect-error: requirement 'compile_error<passline::pass_cannot_run_on<OnTrace, passline::testing::Program>>'
 // expect-error: fits neither shape
-// max-lines: 40
 // max-errors: 1
 import passline;
 import passline.testing;

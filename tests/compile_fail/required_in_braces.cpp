@@ -2,12 +2,9 @@
 // that is gone once the declaration ends. One error, naming what to write,
 // and none more where the pass is used (the pipeline's checks skip a pass
 // whose PassInfo is not a constant).
-// expect-error: write_the_names_as_passline_needs_not_in_braces
-// max-lines: 40
+// expect-error: write PassInfo name lists as passline::needs<...>, not in braces
 // max-errors: 1
 // also-in: sequential compiled registry
-#include "use.h"
-
 import passline;
 import passline.testing;
 
@@ -24,7 +21,7 @@ struct FoldConstant {
 
 using Case = FoldConstant;
 #if PASSLINE_IN_CONTEXT
-PASSLINE_USE(Trace)
+#include "use.h"
 #else
 const passline::PassInfo& info() { return FoldConstant::info; }
 #endif

@@ -2,11 +2,8 @@
 // Nested pipelines are flattened for the check.
 // expect-error: requirement 'compile_error<passline::required_pass_runs_after_its_user<FoldConstant, InferType>>'
 // expect-error: move it before its user
-// max-lines: 40
 // max-errors: 1
 // also-in: sequential compiled registry
-#include "use.h"
-
 import passline;
 import passline.testing;
 
@@ -24,4 +21,4 @@ using Pipeline = passline::Sequential<passline::Sequential<Inline, InferType>, F
 #endif
 
 using Case = Pipeline;
-PASSLINE_USE(Trace)
+#include "use.h"

@@ -4,11 +4,8 @@
 // again in between, as ResolvedSequential would.
 // expect-error: requirement 'compile_error<passline::required_pass_broken_by<EliminateCommonSubexpr, InferType, FoldConstant>>'
 // expect-error: run the required pass again before its user
-// max-lines: 40
 // max-errors: 1
 // also-in: sequential compiled registry
-#include "use.h"
-
 import passline;
 import passline.testing;
 
@@ -26,4 +23,4 @@ using Pipeline = passline::Sequential<InferType, FoldConstant, InferType, Elimin
 #endif
 
 using Case = Pipeline;
-PASSLINE_USE(Trace)
+#include "use.h"

@@ -1,7 +1,6 @@
 // The compiled form disables InferType, which the kept FoldConstant requires.
 // expect-error: requirement 'compile_error<passline::required_pass_is_disabled<FoldConstant, InferType>>'
 // expect-error: disable its user too
-// max-lines: 40
 // max-errors: 1
 import passline;
 import passline.testing;

@@ -2,7 +2,6 @@
 // EliminateCommonSubexpr require: the diagnostic names the first of them.
 // expect-error: requirement 'compile_error<passline::required_pass_is_disabled<FoldConstant, InferType>>'
 // expect-error: disable its user too
-// max-lines: 40
 // max-errors: 1
 import passline;
 import passline.testing;

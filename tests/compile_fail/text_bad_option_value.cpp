@@ -2,10 +2,8 @@
 // the value, the option and its type.
 // expect-error: static assertion failed due to requirement 'compile_error<passline::syntax_error_in_text<passline::at_column<27, passline::fixed_string<5>\{"big\}"\}>, passline::fixed_string<31>\{"option \\'max-size\\' takes an int"\}>>'
 // expect-error: does not read as a pipeline
-// max-lines: 12
 // max-errors: 1
 // also-in: sequential compiled registry
-#include "use.h"
 #include "text_catalog.h"
 
 #ifdef PASSLINE_COMPILE_FAIL
@@ -14,4 +12,4 @@ using Case = Passes::Pipeline<"InferType,Inline{max-size=big}">;
 using Case = Passes::Pipeline<"InferType,Inline{max-size=20}">;
 #endif
 
-PASSLINE_USE(Trace)
+#include "use.h"

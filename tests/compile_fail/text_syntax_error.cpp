@@ -1,10 +1,8 @@
 // The text does not read as a pipeline: what was expected, at the column.
 // expect-error: static assertion failed due to requirement 'compile_error<passline::syntax_error_in_text<passline::at_column<11, passline::fixed_string<14>\{",FoldConstant"\}>, passline::fixed_string<31>\{"expected a pass name after \\',\\'"\}>>'
 // expect-error: does not read as a pipeline
-// max-lines: 12
 // max-errors: 1
 // also-in: sequential compiled registry
-#include "use.h"
 #include "text_catalog.h"
 
 #ifdef PASSLINE_COMPILE_FAIL
@@ -13,4 +11,4 @@ using Case = Passes::Pipeline<"InferType,,FoldConstant">;
 using Case = Passes::Pipeline<"InferType,FoldConstant">;
 #endif
 
-PASSLINE_USE(Trace)
+#include "use.h"

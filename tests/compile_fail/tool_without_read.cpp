@@ -1,7 +1,6 @@
 // A tool for passline::driver::main that does not say how to read its IR:
 // one error that names what is missing.
 // expect-error: passline::driver::main: the tool has no `IR read\(std::string text, const std::string& file\)`
-// max-lines: 40
 // max-errors: 1
 #include <cstddef>
 #include <functional>

@@ -2,7 +2,6 @@
 // requires: the plugin does not compile.
 // expect-error: requirement 'compile_error<passline::required_pass_runs_after_its_user<CountLets, passline::ir::InferType>>'
 // expect-error: move it before its user
-// max-lines: 40
 // max-errors: 1
 #include <cstdint>
 import passline;
