@@ -261,10 +261,12 @@ class CollectDiagnostics {
   bool pass_on_;
 };
 
-/// An operation of a module's body that function passes run on.
-bool is_function(::mlir::Operation& op) {
-  return ::mlir::isa<::mlir::SymbolOpInterface>(op) && op.hasTrait<::mlir::OpTrait::IsIsolatedFromAbove>();
-}
+/// An operation of a module's body that function passes run on: one
+/// isolated from above, as MLIR's nesting asks of the operations it runs a
+/// pass on. A symbol or not: an anonymous `spirv.module` or `module {}` is
+/// not one to MLIR (SymbolOpInterface leaves out an optional symbol that has
+/// no name), and mlir-opt runs the passes anchored on it there too.
+bool is_function(::mlir::Operation& op) { return op.hasTrait<::mlir::OpTrait::IsIsolatedFromAbove>(); }
 
 }  // namespace
 

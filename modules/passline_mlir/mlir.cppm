@@ -67,8 +67,8 @@ class Module {
   ::mlir::OwningOpRef<::mlir::ModuleOp> release() && { return std::move(module_); }
 
   /// The functions of the module, for function passes: the operations of
-  /// its body that are symbols isolated from above (`func.func`, say), in
-  /// order. Read again when asked, so that a module pass may add or remove
+  /// its body that are isolated from above (`func.func`, `spirv.module`,
+  /// a nested `module`), in order. Read again when asked, so that a module pass may add or remove
   /// functions; the list changes only when the module's did.
   const std::vector<::mlir::Operation*>& functions() const;
   /// Function `i` of the list `functions()` last read: a loop over the
