@@ -32,6 +32,7 @@
 #include <llvm/Support/raw_ostream.h>
 #include <mlir/Bytecode/BytecodeWriter.h>
 #include <mlir/Debug/CLOptionsSetup.h>
+#include <mlir/Dialect/IRDL/IRDLLoading.h>
 #include <mlir/IR/AsmState.h>
 #include <mlir/IR/BuiltinOps.h>
 #include <mlir/IR/Diagnostics.h>
@@ -39,6 +40,7 @@
 #include <mlir/Parser/Parser.h>
 #include <mlir/Tools/Plugins/PassPlugin.h>
 #include <mlir/Pass/PassManager.h>
+#include <mlir/Support/FileUtilities.h>
 #include <mlir/Support/Timing.h>
 #include <mlir/Support/ToolUtilities.h>
 #include <mlir/Tools/ParseUtilities.h>
@@ -192,7 +194,20 @@ void refuse_unsupported(const mlir::MlirOptMainConfig& config) {
   };
   if (config.shouldVerifyRoundtrip()) refuse("-verify-roundtrip");
   if (!config.getReproducerFilename().empty()) refuse("-mlir-generate-reproducer (passline's --reproducer writes one)");
-  if (!config.getIrdlFile().empty()) refuse("-irdl-file");
+}
+
+/// -irdl-file: the dialects the IRDL module in `file` defines, loaded into
+/// `context` before the input is read, as mlir-opt loads them. Errors go to
+/// the context's diagnostics, the file's as MLIR's parser reports them.
+mlir::LogicalResult load_irdl_dialects(llvm::StringRef file, mlir::MLIRContext& context) {
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> buffer = mlir::openInputFile(file, &error);
+  if (!buffer) return mlir::emitError(mlir::UnknownLoc::get(&context)) << error;
+  llvm::SourceMgr sources;
+  sources.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+  const mlir::SourceMgrDiagnosticHandler handler(sources, &context);
+  const mlir::OwningOpRef<mlir::ModuleOp> module = mlir::parseSourceFile<mlir::ModuleOp>(sources, &context);
+  return module ? mlir::irdl::loadDialects(*module) : mlir::failure();
 }
 
 /// One run: each chunk of the input (the whole input without
@@ -218,6 +233,9 @@ class Run {
     context.allowUnregisteredDialects(config_.shouldAllowUnregisteredDialects());
     if (config_.shouldVerifyDiagnostics()) context.printOpOnDiagnostic(false);
     const mlir::tracing::InstallDebugHandler debug(context, config_.getDebugConfig());
+    if (!config_.getIrdlFile().empty() && mlir::failed(load_irdl_dialects(config_.getIrdlFile(), context))) {
+      return mlir::failure();
+    }
     if (!config_.shouldVerifyDiagnostics()) {
       const mlir::SourceMgrDiagnosticHandler handler(*sources, &context);
       return perform(os, sources, context);
@@ -418,7 +436,7 @@ struct MlirTool {
   std::optional<int> check_flags(const passline::driver::RunFlags&) {
     config.emplace(mlir::MlirOptMainConfig::createFromCLOptions());
     if (config->shouldShowDialects()) {
-      passline::driver::print_out(fmt::format("Available Dialects: {}\n", llvm::join(dialects.getDialectNames(), ", ")));
+      passline::driver::print_out(fmt::format("Available Dialects: {}\n", llvm::join(dialects.getDialectNames(), ",")));
       return 0;
     }
     refuse_unsupported(*config);

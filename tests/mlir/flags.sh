@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# mlir-opt's flags in passline-mlir-opt as mlir-opt-19 has them: the same
+# bytes on stdout and the same exit code (and, where it says so, stderr).
+#   flags.sh PASSLINE_MLIR_OPT MLIR_OPT_19 IRDL_DIR
+set -uo pipefail
+tool="$1" reference="$2" irdl="$3"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+ok() { echo "ok: $*"; }
+
+# same FLAG...: both print the same bytes and exit alike.
+same() {
+  "$reference" "$@" >"$work/want" 2>/dev/null
+  local want_code=$?
+  "$tool" "$@" >"$work/got" 2>/dev/null
+  local code=$?
+  [[ "$code" == "$want_code" ]] && cmp -s "$work/got" "$work/want" && ok "$*: as mlir-opt-19" ||
+    { fail "$*: exit code $code (mlir-opt-19: $want_code)"; diff "$work/got" "$work/want" | head -5; }
+}
+
+same --show-dialects
+
+# -irdl-file: the dialects an IRDL module defines, loaded before the input is
+# read; an input that breaks their constraints gets MLIR's error.
+same "$irdl/uses_shapes.mlir" --irdl-file="$irdl/shapes.irdl.mlir"
+"$reference" "$irdl/misuses_shapes.mlir" --irdl-file="$irdl/shapes.irdl.mlir" >/dev/null 2>"$work/want.err"
+"$tool" "$irdl/misuses_shapes.mlir" --irdl-file="$irdl/shapes.irdl.mlir" >"$work/got" 2>"$work/got.err"
+code=$?
+[[ "$code" == 1 && ! -s "$work/got" ]] && cmp -s "$work/got.err" "$work/want.err" &&
+  ok "-irdl-file: a constraint broken, MLIR's error" || { fail "-irdl-file, constraint: exit $code"; cat "$work/got.err"; }
+"$tool" "$irdl/uses_shapes.mlir" --irdl-file="$work/no-such.irdl.mlir" >"$work/got" 2>"$work/got.err"
+code=$?
+[[ "$code" == 1 && ! -s "$work/got" && "$(wc -l <"$work/got.err")" == 1 ]] &&
+  grep -q "cannot open input file '$work/no-such.irdl.mlir': No such file or directory" "$work/got.err" &&
+  ok "-irdl-file: a file that is not there, one error" || { fail "-irdl-file, no file: exit $code"; cat "$work/got.err"; }
+
+[[ "$failures" == 0 ]] || { echo "$failures failure(s)"; exit 1; }
