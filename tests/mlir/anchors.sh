@@ -8,11 +8,7 @@
 #   anchors.sh PASSLINE_MLIR_OPT MLIR_OPT_19 INPUTS_DIR
 set -uo pipefail
 tool="$1" reference="$2" inputs="$3"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-ok() { echo "ok: $*"; }
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 # same ANCHOR INPUT FLAG: the tool and mlir-opt-19 agree, and the pass changed the input (or both refuse it).
 same() {
@@ -48,4 +44,4 @@ same "spirv.module" spirv_modules.mlir -spirv-rewrite-inserts
 same gpu.module gpu_module.mlir -convert-gpu-to-nvvm
 same FunctionOpInterface functions.mlir -linalg-detensorize
 
-[[ "$failures" == 0 ]] || { echo "$failures failure(s)"; exit 1; }
+finish

@@ -4,11 +4,7 @@
 #   flags.sh PASSLINE_MLIR_OPT MLIR_OPT_19 IRDL_DIR
 set -uo pipefail
 tool="$1" reference="$2" irdl="$3"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-ok() { echo "ok: $*"; }
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 # same FLAG...: both print the same bytes and exit alike.
 same() {
@@ -36,4 +32,4 @@ code=$?
   grep -q "cannot open input file '$work/no-such.irdl.mlir': No such file or directory" "$work/got.err" &&
   ok "-irdl-file: a file that is not there, one error" || { fail "-irdl-file, no file: exit $code"; cat "$work/got.err"; }
 
-[[ "$failures" == 0 ]] || { echo "$failures failure(s)"; exit 1; }
+finish

@@ -13,7 +13,7 @@
 #   paste.sh PASSLINE_OPT PLANTED_BUGS_PLUGIN GENERATE_PY BUILD_DIR PASTED_DIR PROBE
 set -uo pipefail
 opt="$1" plugin="$2" generate="$3" build="$4" pasted="$5" probe="$6"
-source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 python3 "$generate" 30 50 11 >"$work/medium.ir"
 pipeline="O3,fixed_point<4>(seq(InferType,SimplifyExpr,Inline{max-size=40},PlantedFail)),O2"

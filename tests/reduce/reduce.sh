@@ -10,7 +10,7 @@
 #   reduce.sh PASSLINE_OPT PLANTED_BUGS_PLUGIN GENERATE_PY
 set -uo pipefail
 opt="$1" plugin="$2" generate="$3"
-source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 python3 "$generate" 200 100 7 >"$work/big.ir"     # 68,115 expressions
 python3 "$generate" 30 50 11 >"$work/medium.ir"   # for the hangs: each try that hangs costs the time limit

@@ -10,7 +10,7 @@
 #   reduce_mlir.sh PASSLINE_MLIR_OPT PLANTED_MLIR_PLUGIN GENERATE_MLIR_PY
 set -uo pipefail
 opt="$1" plugin="$2" generate="$3"
-source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 python3 "$generate" 100 100 1 >"$work/big.mlir"   # 10,201 operations
 pipeline="canonicalize,cse,PASS,symbol-dce"

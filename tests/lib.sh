@@ -1,5 +1,5 @@
-# What reduce.sh and reduce_mlir.sh share: a work directory of their own,
-# removed at exit, and how they count and say what passed and failed.
+# What the shell tests share (tests/reduce, tests/mlir): a work directory of
+# their own, removed at exit, and how they count and say what passed and failed.
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 failures=0
