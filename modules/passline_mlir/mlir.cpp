@@ -23,6 +23,7 @@ module;
 
 #include <llvm/ADT/Hashing.h>
 #include <llvm/Support/CommandLine.h>
+#include <llvm/Support/CrashRecoveryContext.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/SourceMgr.h>
 #include <llvm/Support/ThreadPool.h>
@@ -279,6 +280,11 @@ const ConfigKey<bool> emit_diagnostics = register_config(
     "what MLIR's passes emit goes on to the MLIR context's own handlers too, in a one-thread run's order "
     "(passline-mlir-opt's print it with its source line, or check it against expected-* comments)");
 
+const ConfigKey<bool> recover_crashes = register_config(
+    "mlir.recover-crashes", false,
+    "an MLIR pass that crashes (a signal) fails as a failing pass does, as MLIR's crash reproducer recovers "
+    "(mlir-opt's -mlir-pass-pipeline-crash-reproducer); the process is then left only to report it");
+
 namespace {
 
 /// What a run must have loaded before it starts: the dialects that the
@@ -344,7 +350,18 @@ class MlirPassRunner {
     manager->enableVerifier(ctx.config.get(verify_passes));
     const bool pass_on = ctx.config.get(emit_diagnostics);
     const CollectDiagnostics diagnostics(op->getContext(), pass_on);
-    const bool failed = ::mlir::failed(manager->run(op));
+    bool failed = true;
+    if (ctx.config.get(recover_crashes)) {
+      // LLVM's recovery, as MLIR's crash reproducer uses it: a signal in the
+      // pass returns here instead of ending the process.
+      llvm::CrashRecoveryContext::Enable();
+      llvm::CrashRecoveryContext recovery;
+      if (!recovery.RunSafely([&] { failed = ::mlir::failed(manager->run(op)); })) {
+        throw MlirError("MLIR pass '" + name_ + "' crashed");
+      }
+    } else {
+      failed = ::mlir::failed(manager->run(op));
+    }
     if (!failed || pass_on) diagnostics.report_to(*ctx.diagnostics);
     const std::optional<std::string> failed_pass = manager.failed_pass(op);
     if (failed) {

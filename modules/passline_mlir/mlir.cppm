@@ -192,6 +192,14 @@ extern const ConfigKey<bool> verify_passes;
 /// diagnostics marked `shown`. False: passline's diagnostics alone get it.
 extern const ConfigKey<bool> emit_diagnostics;
 
+/// Config key `mlir.recover-crashes` (default false): an MLIR pass that
+/// crashes (a signal: an abort, a bad address) fails as a pass that fails
+/// does, with MlirError "MLIR pass 'name' crashed", so that its reproducer
+/// can be written, as MLIR's crash reproducer recovers (LLVM's
+/// CrashRecoveryContext). What the crash left is not to be trusted: the
+/// process is left to report the failure and end.
+extern const ConfigKey<bool> recover_crashes;
+
 /// The MLIR pass registered as `name` (mlir-opt's flag name) with `options`
 /// in MLIR's syntax (`max-iterations=3 top-down=false`), as a pass over the
 /// whole module (as `mlir-opt --name` runs it: a pass that runs on

@@ -151,4 +151,27 @@ touch "$work/a-file"
   grep -q "without disabling multi-threading first. Give --threads=1" "$work/err" &&
   ok "-mlir-print-ir-module-scope on two threads is one error" || fail "module scope on threads: $(cat "$work/err")"
 
+# -mlir-pass-pipeline-crash-reproducer: a pass that crashes is recovered, as
+# mlir-opt-19 recovers it: exit code 1, one error, no output, the reproducer
+# written; its replay crashes as the pass did (SIGABRT: exit code 134). The
+# same for a crash inside a nest, on one thread: MLIR runs a nest's operations
+# on its context's threads, where a crash ends the process, in mlir-opt-19 too.
+for case in 'test-pass-crash 2' 'func.func(test-pass-crash) 1'; do
+  read -r nest threads <<<"$case"
+  rm -f "$work/crash.mlir"
+  "$tool" "$corpus/func_arith.mlir" --pass-pipeline="builtin.module($nest)" --threads="$threads" \
+    -mlir-pass-pipeline-crash-reproducer="$work/crash.mlir" >"$work/out" 2>"$work/err"
+  code=$?
+  if [[ "$code" == 1 && ! -s "$work/out" && "$(wc -l <"$work/err")" == 1 ]] &&
+    grep -q "^passline-mlir-opt: error: pass '$nest' failed .*: MLIR pass '$nest' crashed\$" "$work/err" &&
+    head -1 "$work/crash.mlir" | grep -qF -- "--passes=$nest"; then
+    "$tool" --run-reproducer "$work/crash.mlir" >/dev/null 2>&1
+    replay=$?
+    [[ "$replay" == 134 ]] && ok "a crash in $nest is recovered, and its reproducer crashes again" ||
+      fail "the reproducer of a crash in $nest replays with exit code $replay"
+  else
+    fail "a crash in $nest with the crash reproducer: exit code $code, $(cat "$work/err")"
+  fi
+done
+
 [[ $failures == 0 ]]

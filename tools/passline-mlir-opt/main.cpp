@@ -171,7 +171,23 @@ passline::Pass<passline::mlir::Module> pipeline_of(const passline::driver::RunFl
   if (checked.size() == 0 && checked.getOpAnchorName() == "builtin.module") {
     const std::string text = options.passes.value_or("");
     if (passline::mlir::is_mlir_pipeline(text)) return passline::mlir::parse_mlir_pipeline(text);
-    return passline::parse_pipeline(text, passline::mlir::registry());
+    try {
+      return passline::parse_pipeline(text, passline::mlir::registry());
+    } catch (const passline::PipelineSyntaxError&) {
+      // One nest of MLIR's on an operation of a dialect (`func.func(cse)`, as
+      // the reproducer of a nest that failed writes it) is MLIR's text on
+      // the module; any other text keeps passline's error.
+      const std::size_t paren = text.find('(');
+      if (paren == std::string::npos || text.substr(0, paren).find('.') == std::string::npos ||
+          text.substr(0, paren).find_first_of(",{") != std::string::npos || !text.ends_with(')')) {
+        throw;
+      }
+      try {
+        return passline::mlir::parse_mlir_pipeline("builtin.module(" + text + ")");
+      } catch (const std::exception&) {
+      }
+      throw;
+    }
   }
   if (options.passes) {
     throw passline::driver::Failure{"--passes cannot be used with mlir-opt's pass flags or --pass-pipeline"};
@@ -460,8 +476,10 @@ struct MlirTool {
                                       "pass-manager without disabling multi-threading first. Give --threads=1 or "
                                       "-mlir-disable-threading."};
     }
-    // mlir-opt's reproducer flag, carried out by passline's reproducer.
+    // mlir-opt's reproducer flag, carried out by passline's reproducer, for
+    // a pass that crashes too.
     if (flags.instruments.reproducer.empty()) flags.instruments.reproducer = asked.reproducer;
+    if (!asked.reproducer.empty()) ctx.config.set(passline::mlir::recover_crashes, true);
     mlir_instruments = passline_mlir_opt::mlir_instruments(mlir_timing());
   }
   /// --verify-each: MLIR's verifier on the whole module.

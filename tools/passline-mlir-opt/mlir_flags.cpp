@@ -68,8 +68,8 @@ struct InstrumentFlags {
                                 cl::cat(category)};
   cl::opt<std::string> reproducer{
       "mlir-pass-pipeline-crash-reproducer", cl::value_desc("filename"),
-      cl::desc("When a pass fails, write the module it failed on and how to replay it to this file (passline's "
-               "--reproducer: the failing pass alone)"),
+      cl::desc("When a pass fails or crashes, write the module it failed on and how to replay it to this file "
+               "(passline's --reproducer: the failing pass alone), and exit 1"),
       cl::cat(category)};
   cl::opt<bool> local_reproducer{
       "mlir-pass-pipeline-local-reproducer",
