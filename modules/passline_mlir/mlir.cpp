@@ -824,13 +824,8 @@ Module parse_buffer(std::unique_ptr<llvm::MemoryBuffer> buffer, std::string_view
   llvm::raw_string_ostream stream(message);
   ::mlir::SourceMgrDiagnosticHandler handler(*sources, &context, stream);
   const ::mlir::ParserConfig config(&context);
-  // Parsed with the context's threading off, as mlir-opt parses: the parser
-  // and the verifier after it uniquing every location, attribute and type
-  // under a lock would cost more than the verifier's threads gain.
-  const bool threaded = context.isMultithreadingEnabled();
-  context.disableMultithreading();
-  ::mlir::OwningOpRef<::mlir::ModuleOp> module = ::mlir::parseSourceFile<::mlir::ModuleOp>(sources, config);
-  context.enableMultithreading(threaded);
+  ::mlir::OwningOpRef<::mlir::Operation*> read = passline::mlir::read(sources, config);
+  auto module = ::mlir::OwningOpRef<::mlir::ModuleOp>(read ? ::mlir::cast<::mlir::ModuleOp>(read.release()) : nullptr);
   if (!module) {
     while (!message.empty() && message.back() == '\n') message.pop_back();
     throw MlirError(message.empty() ? std::string(name) + ": not an MLIR module" : message);
@@ -855,8 +850,7 @@ std::string print(const Module& module) {
   std::string text;
   if (!module) return text;
   llvm::raw_string_ostream stream(text);
-  ::mlir::AsmState state(module.op().getOperation(), ::mlir::OpPrintingFlags());
-  module.op()->print(stream, state);
+  write(module.op(), stream);
   stream << '\n';
   stream.flush();
   return text;

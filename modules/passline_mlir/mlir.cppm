@@ -32,6 +32,8 @@ module;
 #include <string_view>
 #include <vector>
 
+#include <llvm/Support/SourceMgr.h>
+#include <mlir/IR/AsmState.h>
 #include <mlir/IR/BuiltinOps.h>
 #include <mlir/IR/DialectRegistry.h>
 #include <mlir/IR/MLIRContext.h>
@@ -158,11 +160,33 @@ void register_passes();
 /// that reads any MLIR text, as mlir-opt's does.
 ::mlir::DialectRegistry registry_of_dialects();
 
+/// MLIR's text or bytecode in `sources`' main buffer read as mlir-opt reads
+/// its input (mlir::parseSourceFileForTool): the same operation, locations
+/// and diagnostics. Where the context has threads (a thread pool, threading
+/// on), the module's top-level operations are read on them, a share of the
+/// text on each with MLIR's own parser, aliases and deferred locations
+/// included, and the module is verified on them; where the text does not
+/// split (file metadata `{-# ... #-}`, SSA values at the top level, one
+/// operation, bytecode) or anything fails, MLIR's parser reads it whole with
+/// the context's threading off, and reports what is wrong as it does. No
+/// other thread may use the context meanwhile.
+::mlir::OwningOpRef<::mlir::Operation*> read(const std::shared_ptr<llvm::SourceMgr>& sources,
+                                           const ::mlir::ParserConfig& config, bool implicit_module = true);
+
+/// `op` written as MLIR's printer writes it (`op->print(os, state)` with
+/// an AsmState of `flags` and `resources`), no newline after. Where the
+/// context has threads and `op` is a module, each operation of its body is
+/// printed on them in a state of its own and the module's text joined from
+/// theirs; where that would not be MLIR's text for the whole (an alias, a
+/// distinct attribute, a dialect resource or a mutable type in it, results
+/// at the top level, debug information, the generic form, local scope,
+/// unique SSA ids), MLIR's printer writes the whole.
+void write(::mlir::Operation* op, llvm::raw_ostream& os, const ::mlir::OpPrintingFlags& flags = {},
+           ::mlir::FallbackAsmResourceMap* resources = nullptr);
+
 /// Parses MLIR text (several top-level operations are wrapped in a module,
-/// as mlir-opt does); throws MlirError at the first error. `name` is the
-/// file name locations carry. The context's threading is off while it
-/// parses (as mlir-opt parses) and back as it was after: no other thread may
-/// use the context meanwhile.
+/// as mlir-opt does) with `read`; throws MlirError at the first error.
+/// `name` is the file name locations carry.
 Module parse(std::string_view text, std::string_view name, ::mlir::MLIRContext& context);
 Module parse_file(const std::string& path, ::mlir::MLIRContext& context);
 

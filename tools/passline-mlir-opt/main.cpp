@@ -268,14 +268,8 @@ class Run {
     mlir::FallbackAsmResourceMap resources;
     mlir::OwningOpRef<mlir::Operation*> op = passline::driver::timed(timings_, "Parse input", [&] {
       const mlir::TimingScope timing = mlir_scope("Parser");
-      // Parsed with the context's threading off, as mlir-opt parses.
-      const bool threaded = context.isMultithreadingEnabled();
-      context.disableMultithreading();
       const mlir::ParserConfig parsing(&context, /*verifyAfterParse=*/true, &resources);
-      mlir::OwningOpRef<mlir::Operation*> parsed =
-          mlir::parseSourceFileForTool(sources, parsing, !config_.shouldUseExplicitModule());
-      context.enableMultithreading(threaded);
-      return parsed;
+      return passline::mlir::read(sources, parsing, !config_.shouldUseExplicitModule());
     });
     if (!op) return mlir::failure();
     auto module_op = mlir::dyn_cast<mlir::ModuleOp>(op.get());
@@ -318,8 +312,7 @@ class Run {
       if (config_.bytecodeVersionToEmit()) {
         return mlir::emitError(mlir::UnknownLoc::get(&context)) << "bytecode version while not emitting bytecode";
       }
-      mlir::AsmState state(op, mlir::OpPrintingFlags(), /*locationMap=*/nullptr, &resources);
-      op->print(os, state);
+      passline::mlir::write(op, os, mlir::OpPrintingFlags(), &resources);
       os << '\n';
       return mlir::success();
     });
