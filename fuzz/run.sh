@@ -13,6 +13,7 @@ if [[ -z "$corpus" ]]; then corpus="$work/corpus"; fi
 mkdir -p "$corpus"
 dict="$fuzz/dict/ir.dict"
 [[ "$name" == pipeline_text ]] && dict="$fuzz/dict/pipeline.dict"
+[[ "$name" == mlir_text ]] && dict="$fuzz/dict/mlir.dict"
 artifacts="$(dirname "$corpus")/"
 "$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -max_len=4096 -dict="$dict" \
   -artifact_prefix="$artifacts" -print_final_stats=1 "$corpus" "$fuzz/corpus/$name" >"$work/log" 2>&1

@@ -2,10 +2,12 @@
 # passline-mlir-opt against mlir-opt-19 on the same MLIR and the same passes,
 # side by side in one run: the two pass managers, where the passes are
 # MLIR's in both.
-#   1. canonicalize,cse on 1,000 functions of 1,000 operations, on one
-#      thread and on two: wall time, best of RUNS, the median of the rounds'
+#   1. canonicalize,cse on 1,000 functions of 1,000 operations, on each
+#      number of THREADS (1 and 2 by default; "1 2 16" on a machine of 16
+#      cores): wall time end to end, best of RUNS, the median of the rounds'
 #      ratios (a round runs the two back to back), and whether the outputs
-#      are byte-identical;
+#      are byte-identical; then where the time goes, reading, passes and
+#      writing apart (each tool's own timing: --time-passes, -mlir-timing);
 #   2. the instructions each executes for the same run on one thread, on
 #      100 of those functions, under callgrind: a count this machine's
 #      noise does not move (wall times here vary by up to 10% run to run);
@@ -13,11 +15,12 @@
 #      --print-changed against --mlir-print-ir-after-change, both printing
 #      to a file; overhead over each tool's own uninstrumented run.
 # The cost per pass of the managers themselves is benchmarks/mlir_noop.
-#   benchmarks/mlir/run.sh BUILD_DIR [OPS] [RUNS]
+#   benchmarks/mlir/run.sh BUILD_DIR [OPS] [RUNS] [THREADS]
 set -euo pipefail
-build="${1:?usage: benchmarks/mlir/run.sh BUILD_DIR [OPS] [RUNS]}"
+build="${1:?usage: benchmarks/mlir/run.sh BUILD_DIR [OPS] [RUNS] [THREADS]}"
 ops="${2:-1000000}"
 runs="${3:-7}"
+thread_counts="${4:-1 2}"
 source "$(dirname "${BASH_SOURCE[0]}")/../measure.sh"  # generate, mlir_opt, work; measure
 passline_mlir_opt="$build/tools/passline-mlir-opt/passline-mlir-opt"
 if [[ -z "$mlir_opt" || ! -x "$passline_mlir_opt" ]]; then
@@ -59,7 +62,7 @@ same() { if cmp -s "$1" "$2"; then echo yes; else echo NO; fi; }
 echo "== canonicalize,cse on $functions functions of $((ops / functions)) operations (best of $runs)"
 row() { printf '%-44s %-7s | %10s %10s | %8s %8s | %s\n' "$@"; }
 row pipeline threads "passline s" "mlir s" "ratio" "rounds" "same output"
-for threads in 1 2; do
+for threads in $thread_counts; do
   run_both "p$threads" "m$threads" "$threads" --passes="$nested" -o "$work/p$threads.mlir" -- \
     --pass-pipeline="$nested" -o "$work/m$threads.mlir"
   row "$nested" "$threads" "${best[p$threads]}" "${best[m$threads]}" "$(ratio "${best[p$threads]}" "${best[m$threads]}")" \
@@ -69,7 +72,44 @@ run_both pl ml 1 --passes=canonicalize,cse -o "$work/pl.mlir" -- --canonicalize 
 row "canonicalize,cse (on the module)" 1 "${best[pl]}" "${best[ml]}" "$(ratio "${best[pl]}" "${best[ml]}")" \
   "$(median <<<"${ratios[pl]}")" "$(same "$work/pl.mlir" "$work/ml.mlir")"
 echo "(ratio: passline's best time over mlir-opt's; rounds: the median of the $runs rounds' ratios, each of two runs back"
-echo " to back; two threads: --threads=2, and mlir-opt's own pool on this machine's $(nproc) cores)"
+echo " to back; N threads: passline's --threads=N, and mlir-opt's own pool on this machine's $(nproc) cores)"
+
+# Where the time goes: each tool's own report of a run, reading the input,
+# the passes, writing the output (wall seconds; the best of 3 for each).
+timed=3
+phase() {  # phase REPORT NAME first|last: the report's row NAME, its first or last time (the wall time in
+           # passline's report; in mlir-opt's, after the user time when it has threads)
+  awk -v name="$2" -v which="$3" '$0 ~ "  " name "$" {
+      n = 0; for (i = 1; i <= NF; ++i) if ($i ~ /^[0-9]+\.[0-9]+$/) t[++n] = $i
+      print (which == "first" ? t[1] : t[n]); exit }' "$1"
+}
+echo
+echo "== where the time goes: $nested, reading, passes and writing (best of $timed timed runs)"
+printf '%-7s | %7s %7s %7s %7s | %7s %7s %7s %7s | %s\n' threads "read" passes write total "read" passes write total \
+  "(passline | mlir-opt-19, seconds)"
+for threads in $thread_counts; do
+  mthreads=()
+  [[ "$threads" == 1 ]] && mthreads=(--mlir-disable-threading)
+  declare -A low=()
+  for ((r = 0; r < timed; ++r)); do
+    "$passline_mlir_opt" "$work/in.mlir" --threads="$threads" --passes="$nested" -o "$work/tp.mlir" --time-passes \
+      2>"$work/tp.txt"
+    "$mlir_opt" "$work/in.mlir" "${mthreads[@]}" --pass-pipeline="$nested" -o "$work/tm.mlir" -mlir-timing 2>"$work/tm.txt"
+    for key in "pr:tp:Parse input:first" "pw:tp:Print output:first" "pt:tp:Total:first" \
+               "mr:tm:Parser:last" "mw:tm:Output:last" "mt:tm:Total:last"; do
+      IFS=: read -r k file name which <<<"$key"
+      v=$(phase "$work/$file.txt" "$name" "$which")
+      if [[ -z "${low[$k]:-}" ]] || awk -v a="$v" -v b="${low[$k]}" 'BEGIN { exit !(a < b) }'; then low[$k]=$v; fi
+    done
+  done
+  minus() { awk -v t="$1" -v a="$2" -v b="$3" 'BEGIN { printf "%.2f", t - a - b }'; }
+  two() { awk -v v="$1" 'BEGIN { printf "%.2f", v }'; }
+  printf '%-7s | %7s %7s %7s %7s | %7s %7s %7s %7s |\n' "$threads" \
+    "$(two "${low[pr]}")" "$(minus "${low[pt]}" "${low[pr]}" "${low[pw]}")" "$(two "${low[pw]}")" "$(two "${low[pt]}")" \
+    "$(two "${low[mr]}")" "$(minus "${low[mt]}" "${low[mr]}" "${low[mw]}")" "$(two "${low[mw]}")" "$(two "${low[mt]}")"
+done
+echo "(read: passline's 'Parse input', mlir-opt's 'Parser'; write: 'Print output', 'Output'; passes: the rest of the"
+echo " report's total; each column's best of its own, so a row need not add up to its total)"
 
 echo
 small=100

@@ -175,9 +175,10 @@ void referred(std::string_view text, const std::unordered_map<std::string_view, 
 }
 
 /// The dialects a text may load as MLIR's parser reads it: every
-/// `name.` (an operation, a dialect's type, attribute or attribute name)
-/// and `!name<`, `#name<` outside comments, in strings too; not SSA values'
-/// (`%a.b`), symbols' or blocks' names.
+/// `name.` (an operation, a dialect's type, attribute or attribute name),
+/// `!name<`, `#name<` and a string's first word (`"name.op"`, `"name"`)
+/// outside comments, in strings too; not SSA values' (`%a.b`), symbols' or
+/// blocks' names.
 void dialects_named(std::string_view text, std::unordered_set<std::string_view>& names) {
   auto word = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; };
   for (std::size_t i = 0; i < text.size(); ++i) {
@@ -187,13 +188,28 @@ void dialects_named(std::string_view text, std::unordered_set<std::string_view>&
       if (i == std::string_view::npos) return;
       continue;
     }
+    if (c == '"') {
+      // A string's first word: a generic operation's name, `"dialect"`
+      // alone included, or an attribute's.
+      std::size_t end = i + 1;
+      while (end < text.size() && word(text[end])) ++end;
+      if (end > i + 1 && is_identifier_start(text[i + 1])) names.insert(text.substr(i + 1, end - i - 1));
+      continue;
+    }
     if (c != '.' && c != '<') continue;
     std::size_t begin = i;
     while (begin > 0 && word(text[begin - 1])) --begin;
-    if (begin == i || !is_identifier_start(text[begin])) continue;
     const char before = begin > 0 ? text[begin - 1] : ' ';
-    if (before == '%' || before == '@' || before == '^' || before == '$' || before == '.' || before == '-') continue;
-    if (c == '.' || before == '!' || before == '#') names.insert(text.substr(begin, i - begin));
+    if (begin == i || before == '%' || before == '@' || before == '^' || before == '$' || before == '.' || before == '-') {
+      continue;
+    }
+    if (c == '<' && before != '!' && before != '#') continue;
+    // MLIR's lexer begins a word after a number too (`12abc.op` is `12`,
+    // then `abc.op`): each word that begins after a digit may be the name.
+    for (std::size_t at = begin; at < i; ++at) {
+      const bool after_digit = at > begin && text[at - 1] >= '0' && text[at - 1] <= '9';
+      if (is_identifier_start(text[at]) && (at == begin || after_digit)) names.insert(text.substr(at, i - at));
+    }
   }
 }
 
@@ -281,7 +297,9 @@ struct Share {
   ::mlir::Block block;
 };
 
+/// Pads `buffer` to where `start` is: to its line, then its column.
 void pad_to(std::string& buffer, const Start& start) {
+  while (!buffer.empty() && (buffer.back() == ' ' || buffer.back() == '\t')) buffer.pop_back();
   const auto lines = static_cast<std::size_t>(std::count(buffer.begin(), buffer.end(), '\n'));
   if (lines + 1 < start.line) buffer.append(start.line - 1 - lines, '\n');
   buffer.append(start.column - 1, ' ');
@@ -362,7 +380,7 @@ std::string share_buffer(std::string_view text, const Split& split, std::size_t 
   std::vector<std::unique_ptr<Share>> shares;
   if (layout->body) {
     // The module alone: the text up to its body's `{`, then from its `}`
-    // where the whole text has it.
+    // where the whole text has it; every alias with it.
     auto header = std::make_unique<Share>();
     const auto& [open, close] = *layout->body;
     header->buffer.append(text.substr(0, open.offset + 1));
@@ -371,8 +389,18 @@ std::string share_buffer(std::string_view text, const Split& split, std::size_t 
     header->operations = 1;
     shares.push_back(std::move(header));
   }
+  else {
+    // Every alias, where the whole text has it: those no share uses are
+    // read too, and what is wrong with them told.
+    auto aliases = std::make_unique<Share>();
+    for (const Span& alias : layout->aliases) {
+      pad_to(aliases->buffer, alias.start);
+      aliases->buffer.append(text.substr(alias.begin, alias.end - alias.begin));
+    }
+    shares.push_back(std::move(aliases));
+  }
+  const std::size_t offset = shares.size();
   for (std::size_t i = 0; i < ranges.size(); ++i) shares.push_back(std::make_unique<Share>());
-  const std::size_t offset = layout->body ? 1 : 0;
   ::mlir::parallelFor(&context, std::size_t{0}, ranges.size(), [&](std::size_t i) {
     Share& share = *shares[offset + i];
     share.buffer = share_buffer(text, *layout, ranges[i].first, ranges[i].second);

@@ -19,6 +19,7 @@
 #include <mlir/IR/Builders.h>
 #include <mlir/IR/MLIRContext.h>
 #include <mlir/IR/SymbolTable.h>
+#include <mlir/Tools/ParseUtilities.h>
 #include <mlir/Pass/Pass.h>
 #include <mlir/Pass/PassInstrumentation.h>
 #include <mlir/Pass/PassManager.h>
@@ -177,6 +178,84 @@ TEST_F(MlirTest, ParsingLeavesTheContextsThreadingAsItFoundIt) {
   context.disableMultithreading();
   (void)parse();
   EXPECT_FALSE(context.isMultithreadingEnabled());
+}
+
+/// MLIR text read whole by MLIR's parser (threading off), or by
+/// passline::mlir::read in a context with two threads: the diagnostics, and
+/// the module printed plainly and with its locations, by MLIR's printer or,
+/// on the threads, by passline::mlir::write.
+std::tuple<std::string, std::string, std::string> read_and_write(const std::string& text, bool on_threads) {
+  static passline::mlir::ThreadPool pool(2);
+  mlir::MLIRContext context(passline::mlir::registry_of_dialects(), mlir::MLIRContext::Threading::DISABLED);
+  context.allowUnregisteredDialects();
+  if (on_threads) context.setThreadPool(pool.llvm());
+  auto sources = std::make_shared<llvm::SourceMgr>();
+  sources->AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(text, "in.mlir"), llvm::SMLoc());
+  std::string diagnostics;
+  llvm::raw_string_ostream os(diagnostics);
+  const mlir::SourceMgrDiagnosticHandler handler(*sources, &context, os);
+  const mlir::ParserConfig config(&context);
+  const mlir::OwningOpRef<mlir::Operation*> op =
+      on_threads ? passline::mlir::read(sources, config) : mlir::parseSourceFileForTool(sources, config, true);
+  std::string plain;
+  std::string located;
+  if (op) {
+    llvm::raw_string_ostream plain_os(plain);
+    llvm::raw_string_ostream located_os(located);
+    const mlir::OpPrintingFlags with_locations = mlir::OpPrintingFlags().enableDebugInfo();
+    if (on_threads) {
+      passline::mlir::write(op.get(), plain_os);
+    } else {
+      mlir::AsmState state(op.get());
+      op.get()->print(plain_os, state);
+    }
+    mlir::AsmState state(op.get(), with_locations);
+    op.get()->print(located_os, state);
+  }
+  return {diagnostics, plain, located};
+}
+
+TEST_F(MlirTest, TextReadAndWrittenOnTheContextsThreadsIsWhatMlirReadsAndWritesWhole) {
+  const std::string functions = R"(#map = affine_map<(d0) -> (d0 + 1)>
+!pair = tuple<i32, i32>
+func.func @f(%a: i32) -> i32 {
+  %0 = arith.addi %a, %a : i32 loc(#named)
+  return %0 : i32
+}
+func.func private @decl(!pair)
+  // a comment between operations
+func.func @g(%i: index) -> index {
+  %0 = affine.apply #map(%i)
+  cf.br ^bb1
+^bb1:
+  return %0 : index
+}
+#named = loc("named")
+)";
+  const std::string module = R"(module @m attributes {test.value = "{"} {
+  func.func @f() {
+    "test.op"() ({
+      "test.inner"() : () -> ()
+    }) : () -> ()
+    return
+  }
+  func.func @g() -> i64 { %c = arith.constant 7 : i64
+    return %c : i64 } func.func @h() { return }
+}
+)";
+  const std::string plain_only = "func.func @f() {\n  return\n}\nfunc.func @g() {\n  return\n}\n";
+  const std::string error = functions + "func.func @h() {\n  return %nothing : i32\n}\n";
+  const std::string unused_alias_error = plain_only + "#broken = loc(callsite(#a at))\n";
+  for (const std::string& text : {functions, module, plain_only, error, unused_alias_error}) {
+    const auto whole = read_and_write(text, false);
+    const auto shares = read_and_write(text, true);
+    EXPECT_EQ(std::get<0>(shares), std::get<0>(whole)) << text;
+    EXPECT_EQ(std::get<1>(shares), std::get<1>(whole)) << text;
+    EXPECT_EQ(std::get<2>(shares), std::get<2>(whole)) << text;
+  }
+  EXPECT_NE(std::get<2>(read_and_write(functions, true)).find("loc(\"in.mlir\":10:8)"), std::string::npos);
+  EXPECT_NE(std::get<0>(read_and_write(error, true)).find("in.mlir:17:10: error: use of undeclared SSA value name"),
+            std::string::npos);
 }
 
 TEST_F(MlirTest, FingerprintTellsChange) {

@@ -371,7 +371,7 @@ struct MlirTool {
       .unit = "module",
       .disable_example = "cse,canonicalize",
       .opt_level_default = "3: every pass named runs",
-      .threads_use = "function passes (passes nested on func.func) and MLIR's own parallel work",
+      .threads_use = "reading and writing MLIR, function passes (passes nested on func.func) and MLIR's own parallel work",
       .input = "MLIR file to read; '-' reads stdin (the default)",
       .output = "where to write the MLIR; '-' is stdout (the default). Written whole or not at all",
       .passes = "the pipeline in passline's text over MLIR's pass names, 'canonicalize,cse', any pass --list-passes "

@@ -1,0 +1,9 @@
+func.func @f() {
+  "test.op"() : () -> ()  return loc(#loc1)
+} loc(#loc)
+func.func @g(%x: i32 loc("g.mlir":2:3)) {
+  return
+}
+#loc = loc("a.mlir":1:1)
+#loc1 = loc("a.mlir":2:2)
+#loc2 = loc(callsite(#loc1 ad #loc))
