@@ -200,9 +200,14 @@ void dialects_named(std::string_view text, std::unordered_set<std::string_view>&
     std::size_t begin = i;
     while (begin > 0 && word(text[begin - 1])) --begin;
     const char before = begin > 0 ? text[begin - 1] : ' ';
-    if (begin == i || before == '%' || before == '@' || before == '^' || before == '$' || before == '.' || before == '-') {
-      continue;
+    bool inside = before == '%' || before == '@' || before == '^' || before == '$';  // a value's, symbol's, block's name
+    if (before == '.' || before == '-') {
+      // Inside a word (`a.b.c`, `a-b.c`), unless after a number (`1.` is
+      // one) or alone (`-`, `->`).
+      const char earlier = begin >= 2 ? text[begin - 2] : ' ';
+      inside = word(earlier) && !(earlier >= '0' && earlier <= '9');
     }
+    if (begin == i || inside) continue;
     if (c == '<' && before != '!' && before != '#') continue;
     // MLIR's lexer begins a word after a number too (`12abc.op` is `12`,
     // then `abc.op`): each word that begins after a digit may be the name.

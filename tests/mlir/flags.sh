@@ -32,4 +32,16 @@ code=$?
   grep -q "cannot open input file '$work/no-such.irdl.mlir': No such file or directory" "$work/got.err" &&
   ok "-irdl-file: a file that is not there, one error" || { fail "-irdl-file, no file: exit $code"; cat "$work/got.err"; }
 
+# -mlir-debug-counter: MLIR's pass-execution actions counted, and skipped
+# where it says; -mlir-print-debug-counter prints the counts as mlir-opt-19
+# does (the counter the context holds prints when the context dies).
+input="$(dirname "${BASH_SOURCE[0]}")/corpus/func_arith.mlir"
+counting=(-cse -canonicalize -mlir-debug-counter=pass-execution-skip=1 -mlir-print-debug-counter)
+"$reference" "$input" "${counting[@]}" >"$work/want" 2>"$work/want.err"
+"$tool" "$input" "${counting[@]}" >"$work/got" 2>"$work/got.err"
+code=$?
+[[ "$code" == 0 ]] && cmp -s "$work/got" "$work/want" && cmp -s "$work/got.err" "$work/want.err" &&
+  grep -q "pass-execution *: {2,1,-1}" "$work/got.err" && ok "-mlir-debug-counter: counted, skipped and printed as mlir-opt-19" ||
+  { fail "-mlir-debug-counter: exit $code"; diff "$work/got.err" "$work/want.err" | head -5; }
+
 finish

@@ -32,6 +32,7 @@
 #include <llvm/Support/raw_ostream.h>
 #include <mlir/Bytecode/BytecodeWriter.h>
 #include <mlir/Debug/CLOptionsSetup.h>
+#include <mlir/Debug/Counter.h>
 #include <mlir/Dialect/IRDL/IRDLLoading.h>
 #include <mlir/IR/AsmState.h>
 #include <mlir/IR/BuiltinOps.h>
@@ -243,8 +244,7 @@ class Run {
     auto sources = std::make_shared<llvm::SourceMgr>();
     sources->AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
     auto made = std::make_unique<mlir::MLIRContext>(dialects_, mlir::MLIRContext::Threading::DISABLED);
-    // A lone chunk's context is left to the process's end; chunks' die in turn.
-    mlir::MLIRContext& context = config_.inputSplitMarker().empty() ? left_at_exit(std::move(made)) : *made;
+    mlir::MLIRContext& context = lone() ? left_at_exit(std::move(made)) : *made;
     if (ctx_.threads() > 1) context.setThreadPool(threads_.llvm());
     context.allowUnregisteredDialects(config_.shouldAllowUnregisteredDialects());
     if (config_.shouldVerifyDiagnostics()) context.printOpOnDiagnostic(false);
@@ -263,6 +263,12 @@ class Run {
   }
 
  private:
+  /// Whether the chunk's context and module are left to the process's end
+  /// (a lone chunk's, unless -mlir-debug-counter's counter, which the
+  /// context holds, is to print its counts when the context dies, as in
+  /// mlir-opt); chunks' die in turn.
+  bool lone() const { return config_.inputSplitMarker().empty() && !mlir::tracing::DebugCounter::isActivated(); }
+
   mlir::LogicalResult perform(llvm::raw_ostream& os, const std::shared_ptr<llvm::SourceMgr>& sources,
                               mlir::MLIRContext& context) {
     mlir::FallbackAsmResourceMap resources;
@@ -282,7 +288,7 @@ class Run {
     }
     (void)op.release();
     auto made = std::make_unique<passline::mlir::Module>(mlir::OwningOpRef(module_op));
-    passline::mlir::Module& module = config_.inputSplitMarker().empty() ? left_at_exit(std::move(made)) : *made;
+    passline::mlir::Module& module = lone() ? left_at_exit(std::move(made)) : *made;
     passline::mlir::load_dialects(dialects_needed_, context);
     const passline::driver::ShownRules rules{.failure_shown = shown_by_mlir,
                                              .shown_errors_fail = strict_diagnostics_};
