@@ -1136,6 +1136,13 @@ std::string IRTraits<mlir::Module>::print_function(const Function& function) {
   return text;
 }
 
+void IRTraits<mlir::Module>::check_threads(const mlir::Module& module, std::size_t threads) {
+  if (!module || module.op().getContext()->isMultithreadingEnabled()) return;
+  throw mlir::MlirError("function passes would run on " + std::to_string(threads) +
+                        " threads in an MLIR context whose threading is off: enable it (or give the context a thread "
+                        "pool), or run on one thread");
+}
+
 std::string_view IRTraits<mlir::Module>::function_name(const Function& function) {
   if (auto symbol = ::mlir::dyn_cast<::mlir::SymbolOpInterface>(function)) {
     const llvm::StringRef name = symbol.getName();

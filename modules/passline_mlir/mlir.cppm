@@ -326,6 +326,9 @@ struct IRTraits<mlir::Module> {
   static std::string_view function_name(const Function& function);
   /// The function alone, as MLIR prints an operation on its own.
   static std::string print_function(const Function& function);
+  /// Throws MlirError where the module's context has threading off: MLIR's
+  /// uniquers would be used by `threads` threads without their locks.
+  static void check_threads(const mlir::Module& module, std::size_t threads);
 
   static std::string print(const mlir::Module& module) { return mlir::print(module); }
   static std::uint64_t fingerprint(const mlir::Module& module) { return mlir::fingerprint(module); }

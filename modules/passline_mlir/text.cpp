@@ -307,7 +307,9 @@ void pad_to(std::string& buffer, const Start& start) {
   while (!buffer.empty() && (buffer.back() == ' ' || buffer.back() == '\t')) buffer.pop_back();
   const auto lines = static_cast<std::size_t>(std::count(buffer.begin(), buffer.end(), '\n'));
   if (lines + 1 < start.line) buffer.append(start.line - 1 - lines, '\n');
-  buffer.append(start.column - 1, ' ');
+  const std::size_t line_begin = buffer.rfind('\n') + 1;  // npos + 1 is 0
+  const std::size_t column = buffer.size() - line_begin + 1;
+  if (column < start.column) buffer.append(start.column - column, ' ');
 }
 
 /// The buffer of the operations [first, last] of `split`: the aliases they

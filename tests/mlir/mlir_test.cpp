@@ -315,6 +315,32 @@ TEST_F(MlirTest, AFunctionMarkedSkipOptimizationIsLeftAlone) {
   EXPECT_EQ(marked, std::vector<std::string>{"g"});
 }
 
+TEST_F(MlirTest, FunctionPassesOnThreadsAreRefusedWhereTheContextsThreadingIsOff) {
+  // MLIR's uniquers lock only with the context's threading on: a function
+  // pass of MLIR's or of passline's, on two threads, is refused before any
+  // function runs; on one thread it runs.
+  mlir::MLIRContext single(passline::mlir::registry_of_dialects(), mlir::MLIRContext::Threading::DISABLED);
+  const Module module = passline::mlir::parse(source, "test.mlir", single);
+  const std::string before = passline::mlir::print(module);
+  passline::PassContext ctx;
+  ctx.config.set(passline::config::threads, std::int64_t{2});
+  for (const passline::Pass<Module>& pass :
+       {passline::mlir::pass_on_functions("cse"), passline::Pass<Module>(MarkFunctions{})}) {
+    try {
+      (void)pass(module, ctx);
+      FAIL() << "function passes ran on two threads in a context without threading";
+    } catch (const passline::PassError& error) {
+      EXPECT_NE(std::string(error.what()).find("function passes would run on 2 threads in an MLIR context whose threading is off"),
+                std::string::npos)
+          << error.what();
+    }
+    EXPECT_EQ(passline::mlir::print(module), before);
+  }
+  ctx.config.set(passline::config::threads, std::int64_t{1});
+  EXPECT_NE(passline::mlir::print(passline::Pass<Module>(MarkFunctions{})(module, ctx)).find("visited"),
+            std::string::npos);
+}
+
 // -- MLIR's passes ------------------------------------------------------------------
 
 TEST_F(MlirTest, MlirsPassesVerifyWhatTheyMadeUnlessConfiguredNotTo) {
