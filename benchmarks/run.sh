@@ -124,7 +124,11 @@ printf '\n%s\n' "Then whole runs of the two drivers, [mlir/run.sh](../benchmarks
 mlir-opt-19, each reading, optimizing and printing a module of 1,000 functions of 1,000 operations
 ([vs_mlir/generate.cpp](../benchmarks/vs_mlir/generate.cpp)), and what timing and printing on change add to
 each tool's own run. In passline-mlir-opt, the pipeline MLIR nests, \`func.func(canonicalize,cse)\`, is one
-passline pass that MLIR's nesting runs on passline's thread pool ([mlir.md](mlir.md#the-driver) says why)." >>"$page"
+passline pass that MLIR's nesting runs on passline's thread pool ([mlir.md](mlir.md#the-driver) says why), and
+passline-mlir-opt reads its input and writes its output on its threads too
+([mlir.md](mlir.md#reading-and-writing-on-the-threads)), where mlir-opt's parser and printer run on one: the second
+table shows where each tool's time goes. On a machine of more cores, the thread counts are the script's fourth
+argument (\`benchmarks/mlir/run.sh BUILD_DIR 1000000 7 \"1 2 16\"\`)." >>"$page"
 command_line "benchmarks/mlir/run.sh $(rel "$build")"
 "$here/mlir/run.sh" "$build" >"$work/mlir.txt"
 text "$work/mlir.txt"

@@ -1,6 +1,8 @@
-// passline.mlir's reader: MLIR's text read on the context's threads, one
-// share of the module's top-level operations on each, with MLIR's own
-// parser, into one context and one module, as mlir-opt reads it alone.
+// passline.mlir's reading and writing on the context's threads: MLIR's text
+// read a share of the module's top-level operations on each thread, with
+// MLIR's own parser, into one context and one module, and a module's body
+// printed an operation on each, with MLIR's own printer; the same bytes as
+// MLIR's parser and printer give on one thread.
 module;
 
 #include <algorithm>
@@ -17,8 +19,8 @@ module;
 
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/SourceMgr.h>
-#include <mlir/Bytecode/BytecodeReader.h>
 #include <llvm/Support/raw_ostream.h>
+#include <mlir/Bytecode/BytecodeReader.h>
 #include <mlir/IR/AttrTypeSubElements.h>
 #include <mlir/IR/BuiltinAttributes.h>
 #include <mlir/IR/BuiltinOps.h>
