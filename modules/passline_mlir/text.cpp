@@ -183,16 +183,26 @@ void referred(std::string_view text, const std::unordered_map<std::string_view, 
 /// blocks' names.
 void dialects_named(std::string_view text, std::unordered_set<std::string_view>& names) {
   auto word = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; };
+  bool in_string = false;  // whose words count too, but not a `//` in it
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
-    if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') {
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+        continue;
+      }
+      if (c == '"' || c == '\n') {
+        in_string = false;
+        continue;
+      }
+    } else if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') {
       i = text.find('\n', i);
       if (i == std::string_view::npos) return;
       continue;
-    }
-    if (c == '"') {
+    } else if (c == '"') {
       // A string's first word: a generic operation's name, `"dialect"`
       // alone included, or an attribute's.
+      in_string = true;
       std::size_t end = i + 1;
       while (end < text.size() && word(text[end])) ++end;
       if (end > i + 1 && is_identifier_start(text[i + 1])) names.insert(text.substr(i + 1, end - i - 1));
@@ -201,6 +211,18 @@ void dialects_named(std::string_view text, std::unordered_set<std::string_view>&
     if (c != '.' && c != '<') continue;
     std::size_t begin = i;
     while (begin > 0 && word(text[begin - 1])) --begin;
+    if (begin == i) continue;
+    if (text[begin] >= '0' && text[begin] <= '9') {
+      // A number, then a word: MLIR's lexer ends the number where its kind
+      // says (`12abc.op` is `12`, then `abc.op`; `0xfftosa.x` is `0xff`,
+      // then `tosa.x`): each word that may follow it counts.
+      if (c == '.') {
+        for (std::size_t at = begin + 1; at < i; ++at) {
+          if (is_identifier_start(text[at])) names.insert(text.substr(at, i - at));
+        }
+      }
+      continue;
+    }
     const char before = begin > 0 ? text[begin - 1] : ' ';
     bool inside = before == '%' || before == '@' || before == '^' || before == '$';  // a value's, symbol's, block's name
     if (before == '.' || before == '-') {
@@ -209,14 +231,8 @@ void dialects_named(std::string_view text, std::unordered_set<std::string_view>&
       const char earlier = begin >= 2 ? text[begin - 2] : ' ';
       inside = word(earlier) && !(earlier >= '0' && earlier <= '9');
     }
-    if (begin == i || inside) continue;
-    if (c == '<' && before != '!' && before != '#') continue;
-    // MLIR's lexer begins a word after a number too (`12abc.op` is `12`,
-    // then `abc.op`): each word that begins after a digit may be the name.
-    for (std::size_t at = begin; at < i; ++at) {
-      const bool after_digit = at > begin && text[at - 1] >= '0' && text[at - 1] <= '9';
-      if (is_identifier_start(text[at]) && (at == begin || after_digit)) names.insert(text.substr(at, i - at));
-    }
+    if (inside || (c == '<' && before != '!' && before != '#')) continue;
+    names.insert(text.substr(begin, i - begin));
   }
 }
 
