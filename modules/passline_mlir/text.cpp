@@ -7,6 +7,7 @@ module;
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <cstddef>
 #include <memory>
 #include <optional>
@@ -48,6 +49,22 @@ struct Start {
 bool is_identifier_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 bool is_identifier(char c) { return is_identifier_start(c) || (c >= '0' && c <= '9') || c == '$' || c == '.' || c == '-'; }
 
+/// Where the string that opens at `i` closes (its quote), or nothing where it
+/// does not before `to` or its line's end (MLIR's strings span no line).
+std::optional<std::size_t> string_end(std::string_view text, std::size_t i, std::size_t to) {
+  for (++i; i < to && text[i] != '"'; ++i) {
+    if (text[i] == '\n') return std::nullopt;
+    if (text[i] == '\\') ++i;
+  }
+  if (i >= to) return std::nullopt;
+  return i;
+}
+
+/// Where the line of `i` ends (its newline, or `to`): a comment's end.
+std::size_t line_end(std::string_view text, std::size_t i, std::size_t to) {
+  return std::min(text.find('\n', i), to);
+}
+
 /// The items of `text` between `from` and `to` at bracket depth zero: each
 /// begins a line (the first, where it begins) at the column of the first,
 /// with what begins an operation or an alias (`#a =`, `!t =`). Strings and
@@ -81,17 +98,14 @@ std::optional<std::vector<Start>> item_starts(std::string_view text, std::size_t
       }
     }
     switch (c) {
-      case '"':
-        for (++i; i < to && text[i] != '"'; ++i) {
-          if (text[i] == '\n') return std::nullopt;
-          if (text[i] == '\\') ++i;
-        }
-        if (i >= to) return std::nullopt;
+      case '"': {
+        const std::optional<std::size_t> end = string_end(text, i, to);
+        if (!end) return std::nullopt;
+        i = *end;
         break;
+      }
       case '/':
-        if (i + 1 < to && text[i + 1] == '/') {
-          while (i + 1 < to && text[i + 1] != '\n') ++i;
-        }
+        if (i + 1 < to && text[i + 1] == '/') i = line_end(text, i, to) - 1;
         break;
       case '{':
         if (depth == 0 && text.substr(i, 3) == "{-#") return std::nullopt;
@@ -136,25 +150,23 @@ std::optional<std::pair<std::size_t, std::size_t>> module_body(std::string_view 
                                                                std::size_t end) {
   std::optional<std::size_t> open;
   int depth = 0;
-  bool dictionary = false;
   for (std::size_t i = begin; i < end; ++i) {
     const char c = text[i];
     if (c == '"') {
-      for (++i; i < end && text[i] != '"'; ++i) {
-        if (text[i] == '\\') ++i;
-      }
+      const std::optional<std::size_t> closed = string_end(text, i, end);
+      if (!closed) return std::nullopt;
+      i = *closed;
       continue;
     }
     if (c == '/' && i + 1 < end && text[i + 1] == '/') {
-      while (i < end && text[i] != '\n') ++i;
+      i = line_end(text, i, end);
       continue;
     }
     if (c == '{' || c == '(' || c == '[') {
       if (depth == 0 && c == '{' && !open) {
         std::string_view before = text.substr(begin, i - begin);
         while (!before.empty() && std::isspace(static_cast<unsigned char>(before.back())) != 0) before.remove_suffix(1);
-        dictionary = before.ends_with("attributes");
-        if (!dictionary) open = i;
+        if (!before.ends_with("attributes")) open = i;  // else the attribute dictionary's
       }
       ++depth;
     } else if (c == '}' || c == ')' || c == ']') {
@@ -196,8 +208,7 @@ void dialects_named(std::string_view text, std::unordered_set<std::string_view>&
         continue;
       }
     } else if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') {
-      i = text.find('\n', i);
-      if (i == std::string_view::npos) return;
+      i = line_end(text, i, text.size());
       continue;
     } else if (c == '"') {
       // A string's first word: a generic operation's name, `"dialect"`
@@ -426,14 +437,17 @@ std::string share_buffer(std::string_view text, const Split& split, std::size_t 
   }
   const std::size_t offset = shares.size();
   for (std::size_t i = 0; i < ranges.size(); ++i) shares.push_back(std::make_unique<Share>());
-  ::mlir::parallelFor(&context, std::size_t{0}, ranges.size(), [&](std::size_t i) {
-    Share& share = *shares[offset + i];
-    share.buffer = share_buffer(text, *layout, ranges[i].first, ranges[i].second);
-    share.operations = ranges[i].second - ranges[i].first + 1;
+  // Each share's text, and the dialects it names, which are loaded before
+  // any is read: a dialect loads only while no other thread uses the context.
+  ::mlir::parallelFor(&context, std::size_t{0}, shares.size(), [&](std::size_t i) {
+    Share& share = *shares[i];
+    if (i >= offset) {
+      const auto [first, last] = ranges[i - offset];
+      share.buffer = share_buffer(text, *layout, first, last);
+      share.operations = last - first + 1;
+    }
+    dialects_named(share.buffer, share.dialects);
   });
-  // The dialects the shares name are loaded before they are read: a dialect
-  // loads only while no other thread uses the context.
-  ::mlir::parallelForEach(&context, shares, [](std::unique_ptr<Share>& share) { dialects_named(share->buffer, share->dialects); });
   std::unordered_set<std::string_view> dialects;
   for (const std::unique_ptr<Share>& share : shares) dialects.insert(share->dialects.begin(), share->dialects.end());
   for (std::string_view dialect : dialects) {
