@@ -78,9 +78,14 @@ done
 "$tool" "$corpus/fails.mlir" -cse '-canonicalize=max-iterations=10' --print-pipeline >"$work/pipeline" 2>&1
 [[ "$(cat "$work/pipeline")" == "cse,canonicalize" ]] && ok "default options print as the name alone" ||
   fail "default options: $(cat "$work/pipeline")"
-"$tool" --run-reproducer "$corpus/func_arith.mlir" 2>"$work/err"
-[[ $? == 1 ]] && grep -q "is not a reproducer: its first line has no 'passline-mlir-opt reproducer:'" "$work/err" &&
-  ok "a file that is no reproducer is an error" || fail "not a reproducer: $(cat "$work/err")"
+# mlir-opt's --run-reproducer is a flag: the input's own mlir_reproducer
+# resource gives the pipeline; a file without one runs none, as in mlir-opt-19.
+"$tool" --run-reproducer "$corpus/func_arith.mlir" >"$work/out" 2>"$work/err"
+code=$?
+mlir-opt-19 --run-reproducer "$corpus/func_arith.mlir" >"$work/mlir_out" 2>"$work/mlir_err"
+[[ $code == $? ]] && cmp -s "$work/out" "$work/mlir_out" && cmp -s "$work/err" "$work/mlir_err" &&
+  ok "--run-reproducer on a file that holds no reproducer does as mlir-opt-19" ||
+  fail "--run-reproducer on no reproducer: exit $code, $(cat "$work/err")"
 
 # --time-passes lists reading and printing beside the passes; --print-pass-graph
 # writes the passes run as DOT in place of the module.
@@ -151,27 +156,75 @@ touch "$work/a-file"
   grep -q "without disabling multi-threading first. Give --threads=1" "$work/err" &&
   ok "-mlir-print-ir-module-scope on two threads is one error" || fail "module scope on threads: $(cat "$work/err")"
 
-# -mlir-pass-pipeline-crash-reproducer: a pass that crashes is recovered, as
-# mlir-opt-19 recovers it: exit code 1, one error, no output, the reproducer
-# written; its replay crashes as the pass did (SIGABRT: exit code 134). The
-# same for a crash inside a nest, on one thread: MLIR runs a nest's operations
-# on its context's threads, where a crash ends the process, in mlir-opt-19 too.
+# A pass that crashes is recovered under passline's --reproducer: exit code
+# 1, one error, no output, passline's reproducer written; its replay crashes
+# as the pass did (SIGABRT: exit code 134). The same for a crash inside a
+# nest, on one thread: MLIR runs a nest's operations on its context's
+# threads, where a crash ends the process, in mlir-opt-19 too.
 for case in 'test-pass-crash 2' 'func.func(test-pass-crash) 1'; do
   read -r nest threads <<<"$case"
   rm -f "$work/crash.mlir"
   "$tool" "$corpus/func_arith.mlir" --pass-pipeline="builtin.module($nest)" --threads="$threads" \
-    -mlir-pass-pipeline-crash-reproducer="$work/crash.mlir" >"$work/out" 2>"$work/err"
+    --reproducer="$work/crash.mlir" >"$work/out" 2>"$work/err"
   code=$?
   if [[ "$code" == 1 && ! -s "$work/out" && "$(wc -l <"$work/err")" == 1 ]] &&
     grep -q "^passline-mlir-opt: error: pass '$nest' failed .*: MLIR pass '$nest' crashed\$" "$work/err" &&
     head -1 "$work/crash.mlir" | grep -qF -- "--passes=$nest"; then
     "$tool" --run-reproducer "$work/crash.mlir" >/dev/null 2>&1
     replay=$?
-    [[ "$replay" == 134 ]] && ok "a crash in $nest is recovered, and its reproducer crashes again" ||
-      fail "the reproducer of a crash in $nest replays with exit code $replay"
+    [[ "$replay" == 134 ]] && ok "--reproducer: a crash in $nest is recovered, and its reproducer crashes again" ||
+      fail "--reproducer: the reproducer of a crash in $nest replays with exit code $replay"
   else
-    fail "a crash in $nest with the crash reproducer: exit code $code, $(cat "$work/err")"
+    fail "--reproducer: a crash in $nest: exit code $code, $(cat "$work/err")"
   fi
 done
 
+# mlir-opt's -mlir-pass-pipeline-crash-reproducer is MLIR's crash
+# reproducer on the pass managers passline runs: the reproducer, the
+# diagnostics and the exit code are mlir-opt-19's (threading as given: one
+# thread is -mlir-disable-threading), and --run-reproducer, mlir-opt's flag,
+# replays it to the same crash. With the local reproducer, the pass alone.
+for case in 'test-pass-crash 2 -' 'func.func(test-pass-crash) 1 -' \
+  'func.func(cse,test-pass-crash) 1 -mlir-pass-pipeline-local-reproducer'; do
+  read -r nest threads local <<<"$case"
+  [[ "$local" == - ]] && local=()
+  [[ "$threads" == 1 ]] && mlir_threads=(-mlir-disable-threading) || mlir_threads=()
+  rm -f "$work/crash.mlir" "$work/mlir_crash.mlir"
+  "$tool" "$corpus/func_arith.mlir" --pass-pipeline="builtin.module($nest)" --threads="$threads" "${local[@]}" \
+    -mlir-pass-pipeline-crash-reproducer="$work/crash.mlir" >"$work/out" 2>"$work/err"
+  code=$?
+  mlir-opt-19 "$corpus/func_arith.mlir" --pass-pipeline="builtin.module($nest)" "${mlir_threads[@]}" "${local[@]}" \
+    -mlir-pass-pipeline-crash-reproducer="$work/mlir_crash.mlir" >"$work/mlir_out" 2>"$work/mlir_err"
+  mlir_code=$?
+  sed -i "s|$work/mlir_crash.mlir|$work/crash.mlir|" "$work/mlir_err"
+  if [[ "$code" == 1 && "$mlir_code" == 1 && ! -s "$work/out" ]] && cmp -s "$work/err" "$work/mlir_err" &&
+    cmp -s "$work/crash.mlir" "$work/mlir_crash.mlir"; then
+    "$tool" --run-reproducer "$work/crash.mlir" >/dev/null 2>&1
+    replay=$?
+    [[ "$replay" == 134 ]] && ok "-mlir-pass-pipeline-crash-reproducer ${local[*]}: a crash in $nest writes mlir-opt-19's reproducer, which --run-reproducer replays" ||
+      fail "-mlir-pass-pipeline-crash-reproducer: the reproducer of a crash in $nest replays with exit code $replay"
+  else
+    fail "-mlir-pass-pipeline-crash-reproducer ${local[*]}: a crash in $nest: exit code $code (mlir-opt-19: $mlir_code), $(diff "$work/err" "$work/mlir_err"; diff "$work/crash.mlir" "$work/mlir_crash.mlir")"
+  fi
+done
+# The local reproducer needs one thread, as in MLIR.
+"$tool" "$corpus/func_arith.mlir" --pass-pipeline='builtin.module(test-pass-crash)' --threads=2 \
+  -mlir-pass-pipeline-local-reproducer -mlir-pass-pipeline-crash-reproducer="$work/crash.mlir" >"$work/out" 2>"$work/err"
+[[ $? == 1 && ! -s "$work/out" && "$(wc -l <"$work/err")" == 1 ]] && grep -q "Give --threads=1 or -mlir-disable-threading" "$work/err" &&
+  ok "the local reproducer on two threads is one error" || fail "local reproducer on threads: $(cat "$work/err")"
+
+# -mlir-generate-reproducer: the module the pipeline made, with the pipeline,
+# as mlir-opt-19 writes it; with passline's pipeline text, an error.
+for pipeline in "-cse|-canonicalize" "--pass-pipeline=builtin.module(func.func(canonicalize),cse)"; do
+  IFS='|' read -ra given <<<"$pipeline"
+  "$tool" "$corpus/func_arith.mlir" "${given[@]}" -mlir-generate-reproducer="$work/made.mlir" >"$work/out" 2>&1
+  code=$?
+  mlir-opt-19 "$corpus/func_arith.mlir" "${given[@]}" -mlir-generate-reproducer="$work/mlir_made.mlir" >"$work/mlir_out" 2>&1
+  [[ $code == 0 && $? == 0 ]] && cmp -s "$work/out" "$work/mlir_out" && cmp -s "$work/made.mlir" "$work/mlir_made.mlir" &&
+    ok "${given[*]}: -mlir-generate-reproducer writes mlir-opt-19's reproducer" ||
+    fail "${given[*]}: -mlir-generate-reproducer: exit $code, $(diff "$work/made.mlir" "$work/mlir_made.mlir")"
+done
+"$tool" "$corpus/func_arith.mlir" --passes=cse -mlir-generate-reproducer="$work/made.mlir" >"$work/out" 2>"$work/err"
+[[ $? == 1 && ! -s "$work/out" && "$(wc -l <"$work/err")" == 1 ]] && grep -q "writes the pipeline as MLIR's text" "$work/err" &&
+  ok "-mlir-generate-reproducer with passline's pipeline text is one error" || fail "generate with --passes: $(cat "$work/err")"
 [[ $failures == 0 ]]

@@ -44,4 +44,30 @@ code=$?
   grep -q "pass-execution *: {2,1,-1}" "$work/got.err" && ok "-mlir-debug-counter: counted, skipped and printed as mlir-opt-19" ||
   { fail "-mlir-debug-counter: exit $code"; diff "$work/got.err" "$work/want.err" | head -5; }
 
+# -mlir-pass-statistics and -mlir-timing: one report per chunk, printed when
+# the chunk is done, before the output leaves (one stream: stderr and stdout
+# together), as mlir-opt-19 prints them; the times masked.
+masked() { "$@" 2>&1 | sed -E 's/[0-9]+\.[0-9]+/T/g; s/\( *T%\)/(T%)/g; s/-nan%/T%/g'; }
+split_input="$work/split.mlir"
+cat >"$split_input" <<'MLIR'
+func.func @f(%a: i32) -> i32 {
+  %0 = arith.addi %a, %a : i32
+  %1 = arith.addi %a, %a : i32
+  %2 = arith.muli %0, %1 : i32
+  return %2 : i32
+}
+// -----
+func.func @g(%b: i64) -> i64 {
+  return %b : i64
+}
+MLIR
+for flags in "-mlir-pass-statistics" "-mlir-timing" "-mlir-pass-statistics -mlir-timing -split-input-file" \
+  "-mlir-timing -mlir-timing-display=tree -split-input-file"; do
+  read -ra given <<<"$flags"
+  masked "$reference" "$split_input" -cse "${given[@]}" >"$work/want"
+  masked "$tool" "$split_input" -cse "${given[@]}" >"$work/got"
+  cmp -s "$work/got" "$work/want" && grep -q "report \.\.\." "$work/got" &&
+    ok "$flags: the reports and the output in mlir-opt-19's order" || { fail "$flags: the order"; diff "$work/got" "$work/want" | head -5; }
+done
+
 finish

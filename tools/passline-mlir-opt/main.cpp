@@ -14,6 +14,7 @@
 
 #include <cstdio>
 #include <exception>
+#include <fstream>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -28,6 +29,7 @@
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Signals.h>
 #include <llvm/Support/SourceMgr.h>
 #include <llvm/Support/raw_ostream.h>
 #include <mlir/Bytecode/BytecodeWriter.h>
@@ -41,6 +43,7 @@
 #include <mlir/Parser/Parser.h>
 #include <mlir/Tools/Plugins/PassPlugin.h>
 #include <mlir/Pass/PassManager.h>
+#include <mlir/Pass/PassRegistry.h>
 #include <mlir/Support/FileUtilities.h>
 #include <mlir/Support/Timing.h>
 #include <mlir/Support/ToolUtilities.h>
@@ -111,6 +114,70 @@ std::unique_ptr<llvm::MemoryBuffer> read_input(const passline::driver::RunFlags&
   return llvm::MemoryBuffer::getMemBufferCopy(passline::driver::read_all(fd, "'" + options.input + "'"), options.input);
 }
 
+/// mlir-opt's reproducer in the input (`{-# external_resources: {
+/// mlir_reproducer: { pipeline: "...", disable_threading: true, verify_each:
+/// true } } #-}`), as mlir-opt's --run-reproducer reads it: the pipeline to
+/// run, and how the run that wrote it was set.
+struct MlirReproducer {
+  std::optional<std::string> pipeline;
+  std::optional<bool> disable_threading;
+  std::optional<bool> verify_each;
+
+  /// Has text read by `parsing` give its resource to this one: consumed, not
+  /// written out again, and a key MLIR does not know an error, as in mlir-opt.
+  void read_by(mlir::ParserConfig& parsing) {
+    parsing.attachResourceParser("mlir_reproducer", [this](mlir::AsmParsedResourceEntry& entry) -> mlir::LogicalResult {
+      auto keep = [](auto& field, auto value) -> mlir::LogicalResult {
+        if (mlir::succeeded(value)) field = *value;
+        return mlir::success(mlir::succeeded(value));
+      };
+      if (entry.getKey() == "pipeline") return keep(pipeline, entry.parseAsString());
+      if (entry.getKey() == "disable_threading") return keep(disable_threading, entry.parseAsBool());
+      if (entry.getKey() == "verify_each") return keep(verify_each, entry.parseAsBool());
+      return entry.emitError() << "unknown 'mlir_reproducer' resource key '" << entry.getKey() << "'";
+    });
+  }
+};
+
+/// The reproducer in `input`, read before the pipeline is made (the pipeline
+/// comes from it). What does not parse is left to the run's own reading,
+/// which reports it.
+MlirReproducer read_mlir_reproducer(const llvm::MemoryBuffer& input, const mlir::DialectRegistry& dialects,
+                                    const mlir::MlirOptMainConfig& config) {
+  MlirReproducer found;
+  mlir::MLIRContext context(dialects, mlir::MLIRContext::Threading::DISABLED);
+  context.allowUnregisteredDialects(config.shouldAllowUnregisteredDialects());
+  const mlir::ScopedDiagnosticHandler quiet(&context, [](mlir::Diagnostic&) { return mlir::success(); });
+  mlir::ParserConfig parsing(&context, /*verifyAfterParse=*/false);
+  found.read_by(parsing);
+  auto sources = std::make_shared<llvm::SourceMgr>();
+  sources->AddNewSourceBuffer(llvm::MemoryBuffer::getMemBuffer(input.getMemBufferRef(), /*RequiresNullTerminator=*/false),
+                              llvm::SMLoc());
+  (void)mlir::parseSourceFileForTool(sources, parsing, !config.shouldUseExplicitModule());
+  return found;
+}
+
+/// Whether `--run-reproducer` at `words[at]` is passline's option, whose
+/// value is a reproducer passline wrote (its first line says so), rather
+/// than mlir-opt's flag, which replays the reproducer MLIR writes into the
+/// input itself. A word after it that is no regular file is passline's
+/// value, not read here: a pipe is read once.
+bool replays_passline_reproducer(const std::vector<std::string>& words, std::size_t at) {
+  const std::string& word = words[at];
+  if (const std::size_t equals = word.find('='); equals != std::string::npos) {
+    const std::string value = word.substr(equals + 1);
+    return !(value == "true" || value == "false" || value == "1" || value == "0" || value == "TRUE" ||
+             value == "FALSE" || value == "True" || value == "False");
+  }
+  if (at + 1 >= words.size() || words[at + 1].starts_with('-')) return false;
+  struct stat info {};
+  if (::stat(words[at + 1].c_str(), &info) != 0 || !S_ISREG(info.st_mode)) return true;
+  std::ifstream file(words[at + 1]);
+  std::string line;
+  std::getline(file, line);
+  return line.find(passline::Reproducer::marker_of(tool)) != std::string::npos;
+}
+
 /// An LLVM stream into the output file. A write that fails is kept, not
 /// thrown through MLIR's printer: `check` throws it once the printing is done.
 class OutputStream final : public llvm::raw_ostream {
@@ -157,7 +224,8 @@ void check_standard_output() {
 /// mlir-opt's pipeline (its pass flags or --pass-pipeline, read by MLIR's
 /// parser and checked whole before anything runs), or passline's --passes.
 passline::Pass<passline::mlir::Module> pipeline_of(const passline::driver::RunFlags& options, const mlir::MlirOptMainConfig& config,
-                                                  mlir::MLIRContext& context) {
+                                                  mlir::MLIRContext& context, const std::optional<std::string>& replayed,
+                                                  std::optional<mlir::OpPassManager>& as_mlir) {
   std::string errors;
   mlir::ScopedDiagnosticHandler collect(&context, [&errors](mlir::Diagnostic& diagnostic) {
     if (!errors.empty()) errors += "; ";
@@ -167,11 +235,26 @@ passline::Pass<passline::mlir::Module> pipeline_of(const passline::driver::RunFl
   // As mlir-opt builds it (and dumps it, with -dump-pass-pipeline): pass
   // flags nested implicitly where they are anchored.
   mlir::PassManager checked(&context, "builtin.module", mlir::OpPassManager::Nesting::Implicit);
+  if (replayed) {
+    // A reproducer's pipeline first, then any pass flags after it, as mlir-opt adds them.
+    llvm::raw_string_ostream stream(errors);
+    mlir::FailureOr<mlir::OpPassManager> parsed = mlir::parsePassPipeline(*replayed, stream);
+    if (mlir::failed(parsed)) throw passline::driver::Failure{llvm::StringRef(errors).trim().str()};
+    static_cast<mlir::OpPassManager&>(checked) = std::move(*parsed);
+  }
   if (mlir::failed(config.setupPassPipeline(checked))) throw passline::driver::Failure{errors};
+  as_mlir = checked;
   // An empty pipeline on another operation (`wrong-op()`) is refused as mlir-opt refuses it.
   if (checked.size() == 0 && checked.getOpAnchorName() == "builtin.module") {
     const std::string text = options.passes.value_or("");
-    if (passline::mlir::is_mlir_pipeline(text)) return passline::mlir::parse_mlir_pipeline(text);
+    if (options.passes) as_mlir.reset();  // passline's text, not MLIR's
+    if (passline::mlir::is_mlir_pipeline(text)) {
+      llvm::raw_string_ostream stream(errors);
+      if (mlir::FailureOr<mlir::OpPassManager> parsed = mlir::parsePassPipeline(text, stream); mlir::succeeded(parsed)) {
+        as_mlir = std::move(*parsed);
+      }
+      return passline::mlir::parse_mlir_pipeline(text);
+    }
     try {
       return passline::parse_pipeline(text, passline::mlir::registry());
     } catch (const passline::PipelineSyntaxError&) {
@@ -193,7 +276,7 @@ passline::Pass<passline::mlir::Module> pipeline_of(const passline::driver::RunFl
   if (options.passes) {
     throw passline::driver::Failure{"--passes cannot be used with mlir-opt's pass flags or --pass-pipeline"};
   }
-  if (checked.getOpAnchorName() != "builtin.module") return passline::mlir::from_pass_manager(checked);
+  if (replayed || checked.getOpAnchorName() != "builtin.module") return passline::mlir::from_pass_manager(checked);
   // Pass flags: built again on a manager that nests nothing, so that a pass
   // anchored on func.func stays a pass of its own (MLIR keeps the passes it
   // nests to itself) and becomes a function pass; its options as given.
@@ -210,7 +293,6 @@ void refuse_unsupported(const mlir::MlirOptMainConfig& config) {
     throw passline::driver::Failure{fmt::format("{} is mlir-opt's, and passline-mlir-opt does not offer it", flag)};
   };
   if (config.shouldVerifyRoundtrip()) refuse("-verify-roundtrip");
-  if (!config.getReproducerFilename().empty()) refuse("-mlir-generate-reproducer (passline's --reproducer writes one)");
 }
 
 /// -irdl-file: the dialects the IRDL module in `file` defines, loaded into
@@ -232,12 +314,13 @@ mlir::LogicalResult load_irdl_dialects(llvm::StringRef file, mlir::MLIRContext& 
 class Run {
  public:
   Run(bool strict_diagnostics, const mlir::MlirOptMainConfig& config, mlir::DialectRegistry& dialects,
-      const passline::Pass<passline::mlir::Module>& pipeline, passline::PassContext& ctx,
-      const passline::driver::RunInstruments& instruments, const std::shared_ptr<passline::PassTimings>& timings,
-      mlir::TimingScope* mlir_timing, passline::mlir::ThreadPool& threads)
+      const passline::Pass<passline::mlir::Module>& pipeline, mlir::OpPassManager* mlir_pipeline,
+      passline::PassContext& ctx, const passline::driver::RunInstruments& instruments,
+      const std::shared_ptr<passline::PassTimings>& timings, mlir::TimingScope** mlir_timing, bool mlir_statistics,
+      passline::mlir::ThreadPool& threads)
       : strict_diagnostics_(strict_diagnostics), config_(config), dialects_(dialects), pipeline_(pipeline),
-        dialects_needed_(passline::mlir::dependent_dialects(pipeline)), ctx_(ctx), instruments_(instruments),
-        timings_(timings), mlir_timing_(mlir_timing), threads_(threads) {}
+        mlir_pipeline_(mlir_pipeline), dialects_needed_(passline::mlir::dependent_dialects(pipeline)), ctx_(ctx), instruments_(instruments),
+        timings_(timings), mlir_timing_(mlir_timing), mlir_statistics_(mlir_statistics), threads_(threads) {}
 
   /// Processes the chunk in `buffer`, writing its output to `os`.
   mlir::LogicalResult chunk(std::unique_ptr<llvm::MemoryBuffer> buffer, llvm::raw_ostream& os) {
@@ -271,10 +354,27 @@ class Run {
 
   mlir::LogicalResult perform(llvm::raw_ostream& os, const std::shared_ptr<llvm::SourceMgr>& sources,
                               mlir::MLIRContext& context) {
+    // -mlir-timing: a report for each chunk, printed when it is done, as MlirOptMain times it.
+    std::optional<mlir::DefaultTimingManager> timing_manager;
+    mlir::TimingScope timing_root;
+    if (mlir_timing_ != nullptr) {
+      timing_manager.emplace();
+      mlir::applyDefaultTimingManagerCLOptions(*timing_manager);
+      timing_root = timing_manager->getRootScope();
+      *mlir_timing_ = &timing_root;
+    }
+    const struct Untimed {
+      mlir::TimingScope** slot;
+      ~Untimed() {
+        if (slot != nullptr) *slot = nullptr;
+      }
+    } untimed{mlir_timing_};
     mlir::FallbackAsmResourceMap resources;
     mlir::OwningOpRef<mlir::Operation*> op = passline::driver::timed(timings_, "Parse input", [&] {
       const mlir::TimingScope timing = mlir_scope("Parser");
-      const mlir::ParserConfig parsing(&context, /*verifyAfterParse=*/true, &resources);
+      mlir::ParserConfig parsing(&context, /*verifyAfterParse=*/true, &resources);
+      MlirReproducer replayed;  // read before the run; here consumed, not written out
+      if (config_.shouldRunReproducer()) replayed.read_by(parsing);
       return passline::mlir::read(sources, parsing, !config_.shouldUseExplicitModule());
     });
     if (!op) return mlir::failure();
@@ -292,8 +392,17 @@ class Run {
     passline::mlir::load_dialects(dialects_needed_, context);
     const passline::driver::ShownRules rules{.failure_shown = shown_by_mlir,
                                              .shown_errors_fail = strict_diagnostics_};
-    if (passline::driver::run_pipeline<passline::mlir::MlirError>(pipeline_, module, ctx_, instruments_, tool, rules)) {
-      return mlir::failure();
+    const auto counted = ctx_.statistics->counters();
+    const int failed = passline::driver::run_pipeline<passline::mlir::MlirError>(pipeline_, module, ctx_, instruments_, tool, rules);
+    if (mlir_statistics_) print_mlir_statistics(counted, ctx_.statistics->counters());
+    if (failed != 0) return mlir::failure();
+    if (!config_.getReproducerFilename().empty()) {
+      // -mlir-generate-reproducer: the module the pipeline made, with the pipeline, as mlir-opt writes it.
+      const std::string written = mlir::makeReproducer(mlir::PassManager::getAnyOpAnchorName(), mlir_pipeline_->getPasses(),
+                                                       module.op(), config_.getReproducerFilename());
+      if (!llvm::StringRef(written).starts_with("reproducer generated at")) {
+        return mlir::emitError(mlir::UnknownLoc::get(&context)) << "-mlir-generate-reproducer: " << written;
+      }
     }
     if (instruments_.graph) {
       os << instruments_.graph->dot();
@@ -324,20 +433,46 @@ class Run {
     });
   }
 
+  /// -mlir-pass-statistics: what the passes counted in the chunk's run
+  /// (`after` less `before`), as MLIR's pass manager reports it when its run
+  /// is done (MLIR's own passes count only in LLVM builds with statistics
+  /// on, which Debian's is not: for them the report is empty in mlir-opt too).
+  template <class Counter>
+  static void print_mlir_statistics(const std::vector<Counter>& before, const std::vector<Counter>& after) {
+    llvm::raw_ostream& os = llvm::errs();
+    os << "===" << std::string(73, '-') << "===\n"
+       << "                         ... Pass statistics report ...\n"
+       << "===" << std::string(73, '-') << "===\n";
+    std::string pass;
+    for (const Counter& counter : after) {
+      std::int64_t value = counter.value;
+      for (const Counter& old : before) {
+        if (old.pass == counter.pass && old.name == counter.name) value -= old.value;
+      }
+      if (value == 0) continue;
+      if (counter.pass != pass) os << (pass = counter.pass) << "\n";
+      os << "  (S) " << value << " " << counter.name << "\n";
+    }
+    os << "\n";
+    os.flush();
+  }
+
   /// A step of -mlir-timing's report, as MlirOptMain times it.
   mlir::TimingScope mlir_scope(llvm::StringRef name) const {
-    return mlir_timing_ != nullptr ? mlir_timing_->nest(name) : mlir::TimingScope();
+    return mlir_timing_ != nullptr && *mlir_timing_ != nullptr ? (*mlir_timing_)->nest(name) : mlir::TimingScope();
   }
 
   bool strict_diagnostics_;
   const mlir::MlirOptMainConfig& config_;
   mlir::DialectRegistry& dialects_;
   const passline::Pass<passline::mlir::Module>& pipeline_;
+  mlir::OpPassManager* mlir_pipeline_;  // the same, as MLIR reads it, where it is MLIR's text
   const mlir::DialectRegistry dialects_needed_;  // by the pipeline, loaded into each chunk's context first
   passline::PassContext& ctx_;
   const passline::driver::RunInstruments& instruments_;
   const std::shared_ptr<passline::PassTimings>& timings_;
-  mlir::TimingScope* mlir_timing_;
+  mlir::TimingScope** mlir_timing_;  // where the chunk's -mlir-timing scope is; null: not asked
+  bool mlir_statistics_;             // -mlir-pass-statistics
   passline::mlir::ThreadPool& threads_;
 };
 
@@ -391,7 +526,8 @@ struct MlirTool {
       .no_verify = "MLIR's passes do not verify what they made (they do by default, as mlir-opt's "
                    "-verify-each; --verify-each here verifies the whole module after every pass)",
       .run_reproducer = "replay a file written by --reproducer: its module through the pass that failed, e.g. "
-                        "--run-reproducer crash.mlir"};
+                        "--run-reproducer crash.mlir; alone, it is mlir-opt's flag: the pipeline is the input's "
+                        "mlir_reproducer resource (what -mlir-pass-pipeline-crash-reproducer writes)"};
   using positioned_errors = std::tuple<passline::mlir::MlirError>;
   // A file is written whole or not at all; standard output as mlir-opt writes it.
   bool output_file_for_stdout = false;
@@ -422,8 +558,19 @@ struct MlirTool {
   std::optional<int> take_words(std::vector<std::string>& words, const CLI::App& app) {
     std::vector<char*> pointers;
     for (std::string& word : words) pointers.push_back(word.data());
+    // mlir-opt's --run-reproducer is a flag of MLIR's; passline's takes its file.
+    bool mlir_replay = false;
+    for (std::size_t i = 0; i < words.size() && words[i] != "--"; ++i) {
+      const std::string_view word = words[i];
+      const std::string_view name = word.substr(0, word.find('='));
+      if ((name == "-run-reproducer" || name == "--run-reproducer") && !replays_passline_reproducer(words, i)) {
+        mlir_replay = true;
+      }
+    }
     passline_mlir_opt::Words split = passline_mlir_opt::split_words(
-        std::span<char* const>(pointers.data(), pointers.size()), [&app](std::string_view flag) -> std::optional<bool> {
+        std::span<char* const>(pointers.data(), pointers.size()),
+        [&app, mlir_replay](std::string_view flag) -> std::optional<bool> {
+          if (mlir_replay && flag == "--run-reproducer") return std::nullopt;
           const CLI::Option* option = app.get_option_no_throw(std::string(flag));
           if (option == nullptr) return std::nullopt;
           return option->get_type_size_max() > 0 && option->get_expected_max() > 0;
@@ -460,7 +607,19 @@ struct MlirTool {
   passline::Pass<passline::mlir::Module> pipeline(const passline::driver::RunFlags& flags) {
     // Made with threading as mlir-opt's flags say (-mlir-disable-threading).
     pipeline_context = &left_at_exit(std::make_unique<mlir::MLIRContext>(dialects));
-    return pipeline_of(flags, *config, *pipeline_context);
+    if (config->shouldRunReproducer()) {
+      // mlir-opt's --run-reproducer: the pipeline and the run's settings are the input's.
+      input = read_input(flags);
+      replayed = read_mlir_reproducer(*input, dialects, *config);
+      if (replayed->disable_threading == true) pipeline_context->disableMultithreading();
+    }
+    passline::Pass<passline::mlir::Module> made =
+        pipeline_of(flags, *config, *pipeline_context, replayed ? replayed->pipeline : std::nullopt, mlir_pipeline);
+    if (!config->getReproducerFilename().empty() && !mlir_pipeline) {
+      throw passline::driver::Failure{"-mlir-generate-reproducer writes the pipeline as MLIR's text: give it as "
+                                      "mlir-opt's pass flags, --pass-pipeline or --passes='builtin.module(...)'"};
+    }
+    return made;
   }
   void configure(passline::PassContext& ctx, passline::driver::RunFlags& flags) {
     if (!pipeline_context->isMultithreadingEnabled()) ctx.config.set(passline::config::threads, std::int64_t{1});
@@ -475,10 +634,14 @@ struct MlirTool {
                                       "pass-manager without disabling multi-threading first. Give --threads=1 or "
                                       "-mlir-disable-threading."};
     }
-    // mlir-opt's reproducer flag, carried out by passline's reproducer, for
-    // a pass that crashes too.
-    if (flags.instruments.reproducer.empty()) flags.instruments.reproducer = asked.reproducer;
-    if (!asked.reproducer.empty()) ctx.config.set(passline::mlir::recover_crashes, true);
+    if (asked.local_reproducer && ctx.threads() > 1) {
+      throw passline::driver::Failure{"-mlir-pass-pipeline-local-reproducer: Local crash reproduction can't be setup "
+                                      "on a pass-manager without disabling multi-threading first. Give --threads=1 "
+                                      "or -mlir-disable-threading."};
+    }
+    // passline's reproducer is written for an MLIR pass that crashes too.
+    if (!flags.instruments.reproducer.empty()) ctx.config.set(passline::mlir::recover_crashes, true);
+    if (replayed && replayed->verify_each == false) ctx.config.set(passline::mlir::verify_passes, false);
     mlir_instruments = passline_mlir_opt::mlir_instruments(mlir_timing());
   }
   /// --verify-each: MLIR's verifier on the whole module.
@@ -489,7 +652,6 @@ struct MlirTool {
     if (mlir_instruments.setup) made.push_back(std::make_shared<passline::mlir::MlirInstrumentation>(mlir_instruments.setup));
     return made;
   }
-  bool statistics() const { return asked.statistics; }
 
   int process(const passline::Pass<passline::mlir::Module>& pipeline, passline::driver::Session& session) {
     // One pool of threads, passline's (TBB's): function passes run there, and
@@ -498,13 +660,13 @@ struct MlirTool {
     // context it serves.
     passline::mlir::ThreadPool& threads =
         left_at_exit(std::make_unique<passline::mlir::ThreadPool>(session.ctx.threads()));
-    Run run(strict_diagnostics, *config, dialects, pipeline, session.ctx, session.instruments, session.timings,
-            mlir_timing(), threads);
+    Run run(strict_diagnostics, *config, dialects, pipeline, mlir_pipeline ? &*mlir_pipeline : nullptr, session.ctx,
+            session.instruments, session.timings, mlir_timing(), asked.statistics, threads);
     std::optional<OutputStream> file;
     if (session.output) file.emplace(*session.output);
     llvm::raw_ostream& os = file ? static_cast<llvm::raw_ostream&>(*file) : llvm::outs();
     const mlir::LogicalResult result = mlir::splitAndProcessBuffer(
-        read_input(session.flags),
+        input ? std::move(input) : read_input(session.flags),
         [&run](std::unique_ptr<llvm::MemoryBuffer> chunk, llvm::raw_ostream& out) {
           return run.chunk(std::move(chunk), out);
         },
@@ -539,14 +701,14 @@ struct MlirTool {
   }
 
  private:
-  /// -mlir-timing's report, MLIR's, printed when the run is over.
-  mlir::TimingScope* mlir_timing() {
-    if (!timing_manager) {
-      timing_manager.emplace();
-      mlir::applyDefaultTimingManagerCLOptions(*timing_manager);
-      timing_root = timing_manager->getRootScope();
-    }
-    return timing_manager->isEnabled() ? &timing_root : nullptr;
+  /// Where the scope of -mlir-timing's report of the chunk being run is
+  /// (MLIR's report, printed as each chunk is done), or null when not asked.
+  mlir::TimingScope** mlir_timing() {
+    mlir::DefaultTimingManager asked;
+    mlir::applyDefaultTimingManagerCLOptions(asked);
+    const bool on = asked.isEnabled();
+    asked.setEnabled(false);  // it prints no report of its own
+    return on ? &chunk_timing : nullptr;
   }
 
   mlir::DialectRegistry& dialects =
@@ -556,15 +718,21 @@ struct MlirTool {
   std::string overview;
   std::optional<mlir::MlirOptMainConfig> config;
   mlir::MLIRContext* pipeline_context = nullptr;
+  std::unique_ptr<llvm::MemoryBuffer> input;  // read before the run: mlir-opt's --run-reproducer
+  std::optional<MlirReproducer> replayed;      // what the input's reproducer says
+  std::optional<mlir::OpPassManager> mlir_pipeline;  // the pipeline as MLIR reads it, where it is MLIR's text
   passline_mlir_opt::InstrumentRequests asked;
   passline_mlir_opt::MlirInstruments mlir_instruments;
-  std::optional<mlir::DefaultTimingManager> timing_manager;
-  mlir::TimingScope timing_root;
+  mlir::TimingScope* chunk_timing = nullptr;
 };
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  // LLVM's crash handlers first, as mlir-opt's InitLLVM installs them: a
+  // stack trace on a crash, and the recovery MLIR's crash reproducer enables
+  // later stays on top of them.
+  llvm::sys::PrintStackTraceOnErrorSignal(argv[0]);
   MlirTool mlir_tool;
   return passline::driver::main<passline::mlir::Module>(argc, argv, mlir_tool);
 }

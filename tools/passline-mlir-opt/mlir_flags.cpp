@@ -36,10 +36,11 @@ namespace {
 
 namespace cl = llvm::cl;
 
-/// The flags of mlir-opt's pass manager, with mlir-opt's names: IR printing,
-/// carried out by MLIR's own printer on every MLIR pass manager of the run
-/// (`mlir_instruments`), and the reproducer and statistics, carried out
-/// by passline's. Made once, when the flags are declared.
+/// The flags of mlir-opt's pass manager, with mlir-opt's names: IR printing
+/// and the crash reproducer, carried out by MLIR's own printer and
+/// reproducer on every MLIR pass manager of the run (`mlir_instruments`),
+/// and the statistics, carried out by passline's. Made once, when the flags
+/// are declared.
 struct InstrumentFlags {
   cl::OptionCategory category{"IR printing and reproducers (mlir-opt's flags)"};
   cl::list<std::string> print_before{"mlir-print-ir-before", cl::CommaSeparated, cl::value_desc("pass-arg"),
@@ -68,14 +69,20 @@ struct InstrumentFlags {
                                 cl::cat(category)};
   cl::opt<std::string> reproducer{
       "mlir-pass-pipeline-crash-reproducer", cl::value_desc("filename"),
-      cl::desc("When a pass fails or crashes, write the module it failed on and how to replay it to this file "
-               "(passline's --reproducer: the failing pass alone), and exit 1"),
+      cl::desc("When an MLIR pass fails or crashes, write MLIR's reproducer to this file (the module before the "
+               "pass or MLIR nest of the pipeline that failed, and that as its pipeline), as mlir-opt does; "
+               "--run-reproducer replays it"),
       cl::cat(category)};
   cl::opt<bool> local_reproducer{
       "mlir-pass-pipeline-local-reproducer",
-      cl::desc("A reproducer holds the failing pass alone (passline's reproducers always do)"), cl::cat(category)};
+      cl::desc("The crash reproducer holds the failing MLIR pass alone, on the operation it ran on (with one "
+               "thread)"),
+      cl::cat(category)};
   cl::opt<bool> statistics{"mlir-pass-statistics",
-                           cl::desc("Print the passes' statistics at the end (passline's --stats)"), cl::cat(category)};
+                           cl::desc("Print MLIR's pass statistics report as each chunk's run is done: what the "
+                                    "passes counted (passline's counters; MLIR's own passes count only in LLVM builds "
+                                    "with statistics on)"),
+                           cl::cat(category)};
   cl::opt<std::string> statistics_display{"mlir-pass-statistics-display", cl::init("pipeline"),
                                           cl::desc("How statistics are shown: passline's list per pass"),
                                           cl::cat(category)};
@@ -165,7 +172,7 @@ std::optional<std::string> parse_mlir_flags(const std::string& tool, const std::
 InstrumentRequests instrument_requests() {
   const InstrumentFlags& f = *instrument_flags;
   return InstrumentRequests{.print_module_scope = f.print_module_scope,
-                            .reproducer = f.reproducer,
+                            .local_reproducer = !f.reproducer.empty() && f.local_reproducer,
                             .statistics = f.statistics};
 }
 
@@ -238,6 +245,55 @@ struct PrintTarget {
   std::unique_ptr<FileTree> tree;
 };
 
+/// -mlir-pass-pipeline-crash-reproducer's file, which MLIR's reproducer of
+/// each pass manager writes through a stream of this: the first reproducer
+/// of the run, written whole when MLIR is done with it (managers run on
+/// several threads, and two may fail at once).
+class ReproducerFile {
+ public:
+  explicit ReproducerFile(std::string path) : path_(std::move(path)) {}
+
+  mlir::ReproducerStreamFactory factory() {
+    return [this](std::string&) -> std::unique_ptr<mlir::ReproducerStream> { return std::make_unique<Stream>(*this); };
+  }
+  std::optional<std::string> failure() {
+    const std::lock_guard lock(mutex_);
+    return failure_;
+  }
+
+ private:
+  class Stream final : public mlir::ReproducerStream {
+   public:
+    explicit Stream(ReproducerFile& file) : file_(file), stream_(text_) {}
+    Stream(const Stream&) = delete;
+    Stream& operator=(const Stream&) = delete;
+    ~Stream() override { file_.write(text_); }
+    llvm::StringRef description() override { return file_.path_; }
+    llvm::raw_ostream& os() override { return stream_; }
+
+   private:
+    ReproducerFile& file_;
+    std::string text_;
+    llvm::raw_string_ostream stream_;
+  };
+
+  void write(const std::string& text) {
+    const std::lock_guard lock(mutex_);
+    if (written_) return;
+    written_ = true;
+    try {
+      passline::support::replace_file(path_, text);
+    } catch (const std::exception& error) {
+      failure_ = fmt::format("-mlir-pass-pipeline-crash-reproducer: cannot write '{}': {}", path_, error.what());
+    }
+  }
+
+  std::string path_;
+  std::mutex mutex_;
+  bool written_ = false;
+  std::optional<std::string> failure_;
+};
+
 /// MLIR's IR printer's choice of what to print (the filters) and where.
 class PrinterConfig final : public mlir::PassManager::IRPrinterConfig {
  public:
@@ -277,7 +333,7 @@ Filter named(const cl::list<std::string>& names) {
 
 }  // namespace
 
-MlirInstruments mlir_instruments(mlir::TimingScope* timing) {
+MlirInstruments mlir_instruments(mlir::TimingScope* const* timing) {
   const InstrumentFlags& f = *instrument_flags;
   // What mlir-opt's flags select, as MLIR's pass manager options select it.
   Filter before;
@@ -293,17 +349,23 @@ MlirInstruments mlir_instruments(mlir::TimingScope* timing) {
     after = named(f.print_after);
   }
   const bool printing = before || after;
-  if (!printing && timing == nullptr) return {};
+  if (!printing && timing == nullptr && f.reproducer.empty()) return {};
   auto target = std::make_shared<PrintTarget>();
   if (!f.tree_dir.empty()) target->tree = std::make_unique<FileTree>(f.tree_dir);
+  std::shared_ptr<ReproducerFile> reproducer;
+  if (!f.reproducer.empty()) reproducer = std::make_shared<ReproducerFile>(f.reproducer);
   return MlirInstruments{
       .setup =
-          [before, after, target, timing, printing, &f](mlir::PassManager& manager) {
+          [before, after, target, timing, printing, reproducer, &f](mlir::PassManager& manager) {
             if (printing) manager.enableIRPrinting(std::make_unique<PrinterConfig>(before, after, f, target));
-            if (timing != nullptr) manager.enableTiming(*timing);
+            if (timing != nullptr && *timing != nullptr) manager.enableTiming(**timing);
+            if (reproducer) manager.enableCrashReproducerGeneration(reproducer->factory(), f.local_reproducer);
           },
-      .failure = [target]() -> std::optional<std::string> {
-        return target->tree ? target->tree->failure() : std::nullopt;
+      .failure = [target, reproducer]() -> std::optional<std::string> {
+        if (target->tree) {
+          if (std::optional<std::string> failure = target->tree->failure()) return failure;
+        }
+        return reproducer ? reproducer->failure() : std::nullopt;
       }};
 }
 

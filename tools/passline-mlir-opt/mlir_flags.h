@@ -7,8 +7,8 @@
 // printing, context and timing flags, the pass flags and --pass-pipeline).
 // mlir-opt's IR printing flags are declared here with mlir-opt's names, and
 // set up MLIR's own printer (and MLIR's timing, for -mlir-timing) on each
-// MLIR pass manager of passline's run; its reproducer and statistics flags
-// are handed to passline's instruments.
+// MLIR pass manager of passline's run, and so is MLIR's crash reproducer;
+// its statistics flag is handed to passline's.
 #pragma once
 
 #include <functional>
@@ -51,29 +51,32 @@ void declare_mlir_flags(mlir::DialectRegistry& dialects);
 std::optional<std::string> parse_mlir_flags(const std::string& tool, const std::string& overview,
                                             const std::vector<std::string>& words);
 
-/// What mlir-opt's flags ask of passline's driver: the reproducer and
-/// statistics (passline's instruments), and whether IR is printed with its
-/// module (which MLIR's printer does with one thread only).
+/// What mlir-opt's flags ask of passline's driver: statistics (passline's
+/// instruments), and whether IR is printed with its module or a crash
+/// reproducer holds the failing pass alone (which MLIR does with one thread
+/// only).
 struct InstrumentRequests {
   bool print_module_scope = false;
-  std::string reproducer;
+  bool local_reproducer = false;
   bool statistics = false;
 };
 InstrumentRequests instrument_requests();
 
-/// What mlir-opt's IR printing flags (-mlir-print-ir-*) and `timing` (the
-/// scope of MLIR's timing report under -mlir-timing, else null) add to each
-/// MLIR pass manager of a run, as MlirOptMain adds them to its one: MLIR's IR
-/// printer (to standard error, or to one file tree for the whole run) and
-/// MLIR's pass timing.
+/// What mlir-opt's IR printing flags (-mlir-print-ir-*), its crash
+/// reproducer (-mlir-pass-pipeline-crash-reproducer) and `timing` (where the
+/// scope of MLIR's timing report of the chunk being run is, under
+/// -mlir-timing; else null) add to each MLIR
+/// pass manager of a run, as MlirOptMain adds them to its one: MLIR's IR
+/// printer (to standard error, or to one file tree for the whole run), MLIR's
+/// crash reproducer (the first one of the run written) and MLIR's pass timing.
 struct MlirInstruments {
   /// Called on each MLIR pass manager of the run; empty when nothing is asked.
   std::function<void(mlir::PassManager&)> setup;
-  /// Why a file of -mlir-print-ir-tree-dir could not be written, the first
-  /// time: the run goes on, and then fails.
+  /// Why a file of -mlir-print-ir-tree-dir or the reproducer could not be
+  /// written, the first time: the run goes on, and then fails.
   std::function<std::optional<std::string>()> failure;
 };
-MlirInstruments mlir_instruments(mlir::TimingScope* timing);
+MlirInstruments mlir_instruments(mlir::TimingScope* const* timing);
 
 /// MLIR's test passes and test dialects (with their extensions), as
 /// mlir-opt-19 registers them, where Debian installs their libraries
