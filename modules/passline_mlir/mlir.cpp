@@ -51,7 +51,7 @@ namespace {
 class InFunctionOrder;
 /// Serial numbers of MlirInstrumentation, from 1 (0 is none).
 std::atomic<std::uint64_t> next_instrumentation_serial{1};
-bool is_nesting(const ::mlir::Pass& pass);
+bool is_nesting(::mlir::Pass& pass);
 std::string printed(::mlir::Pass& pass);
 
 /// The passes of a run that failed, and on what: MLIR's pass manager says
@@ -622,8 +622,12 @@ std::vector<std::pair<std::string, std::string>> printed_options(std::string_vie
 std::vector<std::pair<std::string, Value>> given_options(
     std::string_view name, std::string_view textual, const std::vector<std::pair<std::string, std::string>>& defaults) {
   std::vector<std::pair<std::string, Value>> given;
-  for (const auto& option : printed_options(name, textual)) {
-    if (std::ranges::find(defaults, option) == defaults.end()) given.emplace_back(option.first, option.second);
+  for (const auto& [key, value] : printed_options(name, textual)) {
+    if (std::ranges::find(defaults, std::pair{key, value}) != defaults.end()) continue;
+    // MLIR writes a string with a space in braces; passline's text quotes it instead.
+    const bool braced = value.size() > 2 && value.front() == '{' && value.back() == '}' &&
+                        value.find(' ') < value.find_first_of("{'\"", 1);
+    given.emplace_back(key, braced ? value.substr(1, value.size() - 2) : value);
   }
   return given;
 }
@@ -664,7 +668,9 @@ std::string options_text(const std::vector<std::pair<std::string, Value>>& value
           if constexpr (std::is_same_v<V, bool>) {
             text += v ? "true" : "false";
           } else if constexpr (std::is_same_v<V, std::string>) {
-            text += v;
+            // As MLIR's printer writes a string option (in braces where it has a space).
+            llvm::raw_string_ostream stream(text);
+            ::mlir::detail::pass_options::printOptionValue<llvm::cl::parser<std::string>>(stream, v);
           } else {
             text += std::to_string(v);
           }
@@ -915,9 +921,13 @@ std::unique_ptr<::mlir::Pass> copy_of(const ::mlir::Pass& pass) {
 }
 
 /// Whether `pass` is MLIR's adaptor that runs the pass managers nested in a
-/// pipeline (`func.func(...)`) on the operations they are anchored on.
-bool is_nesting(const ::mlir::Pass& pass) {
-  return pass.getArgument().empty() && view(pass.getName()) == "mlir::detail::OpToOpPassAdaptor";
+/// pipeline (`func.func(...)`) on the operations they are anchored on: by
+/// MLIR's pipeline text, where the adaptor alone has no argument and prints
+/// as its pass managers (a pass without an argument prints `unknown<NAME>`).
+bool is_nesting(::mlir::Pass& pass) {
+  if (!pass.getArgument().empty()) return false;
+  const std::string text = printed(pass);
+  return !text.starts_with("unknown<") && text.find('(') != std::string::npos;
 }
 
 /// A pass's mlir-opt name (its argument), or its class's name when it has none.

@@ -465,6 +465,17 @@ TEST_F(MlirTest, AnMlirPassMadeWithOptionsPrintsThemAndReadsBack) {
   EXPECT_EQ(passline::mlir::pass("cse").text(), "cse");
 }
 
+TEST_F(MlirTest, OptionValuesGivenToTheRegistryAreWrittenAsMlirsPrinterWritesThem) {
+  // A string with a space goes to MLIR's parser in braces, as MLIR prints it; the pass prints it so.
+  const passline::Pass<Module> made = passline::mlir::registry().create(
+      "composite-fixed-point-pass", {{"name", passline::Value(std::string("two words"))}, {"max-iterations", std::int64_t{3}}});
+  EXPECT_EQ(made.text(), "composite-fixed-point-pass{max-iterations=3 name=\"two words\"}");
+  EXPECT_EQ(passline::parse_pipeline(made.text(), passline::mlir::registry()).text(), made.text());
+  // MLIR's own text for it reads as the same pass.
+  EXPECT_EQ(passline::parse_pipeline("composite-fixed-point-pass{name={two words} max-iterations=3}",
+                                     passline::mlir::registry()).text(), made.text());
+}
+
 TEST_F(MlirTest, MlirsOptionParserReadsTheOptionsOfItsPassesInPipelineText) {
   auto& registry = passline::mlir::registry();
   // MLIR's syntax, as --list-passes shows it: a bare boolean, lists, 1 for true.
