@@ -46,7 +46,7 @@ step_expecting("CountFunctions +- functions"
   ${WORK_DIR}/prefix/bin/passline-opt ${PLUGIN_DIR}/../ir/arith.ir --load-pass-plugin=${WORK_DIR}/build/plugin/example_plugin.so
   --passes=plugin-cleanup --stats)
 if(EXPECT_MLIR)
-  step_expecting("count-ops +- operations"
+  step_expecting("Pass statistics report[^\n]*\n=+-+=+\ncount-ops\n  \\(S\\) [0-9]+ operations"
     ${WORK_DIR}/prefix/bin/passline-mlir-opt ${CONSUMER_DIR}/../../mlir/corpus/func_arith.mlir
     --load-pass-plugin=${WORK_DIR}/build/plugin/mlir_plugin.so --passes=count-and-clean -mlir-pass-statistics)
 endif()

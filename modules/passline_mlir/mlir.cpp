@@ -48,9 +48,6 @@ import passline;
 namespace passline::mlir {
 
 namespace {
-class InFunctionOrder;
-/// Serial numbers of MlirInstrumentation, from 1 (0 is none).
-std::atomic<std::uint64_t> next_instrumentation_serial{1};
 bool is_nesting(::mlir::Pass& pass);
 std::string printed(::mlir::Pass& pass);
 
@@ -99,65 +96,13 @@ struct KeptManager {
 };
 }  // namespace
 
-struct Module::Kept {
-  std::mutex functions_mutex;
-  std::mutex managers_mutex;
-  /// Pass managers not in use, by the serial numbers of the runner that made
-  /// them and of the MlirInstrumentation that set them up (0: none).
-  std::map<std::pair<std::uint64_t, std::uint64_t>, std::vector<KeptManager>> idle_managers;
-  /// The MlirInstrumentation of the run of each runner on the module now
-  /// (`Instrumented`), by runner (`Registration`).
-  std::map<std::uint64_t, const MlirInstrumentation*> instrumented;
-  /// The function passes running on the module that keep their functions'
-  /// diagnostics in order, by runner (`InFunctionOrder`, a `Registration`).
-  std::map<std::uint64_t, InFunctionOrder*> in_order;
-};
-
-Module::Module() : kept_(std::make_unique<Kept>()) {}
+Module::Module() : functions_mutex_(std::make_unique<std::mutex>()) {}
 Module::Module(::mlir::OwningOpRef<::mlir::ModuleOp> module)
-    : module_(std::move(module)), kept_(std::make_unique<Kept>()) {}
+    : module_(std::move(module)), functions_mutex_(std::make_unique<std::mutex>()) {}
 Module::Module(const Module& other) : Module(other.module_ ? other.op().clone() : nullptr) {}
 Module::Module(Module&& other) noexcept = default;
 Module& Module::operator=(Module&& other) noexcept = default;
 Module::~Module() = default;
-
-Module::Kept& kept(const Module& module) { return *module.kept_; }
-
-namespace {
-
-/// While it lives, `table`, one of the module's (read and written under its
-/// managers' lock), holds `value` for the runner `serial`: how a run of the
-/// runner hands what its calls need to calls that get nothing else from it
-/// (a call on a function gets a context without instruments).
-template <class T>
-class Registration {
- public:
-  Registration(Module::Kept& kept, std::map<std::uint64_t, T*>& table, std::uint64_t serial, T* value)
-      : kept_(kept), table_(table), serial_(serial) {
-    const std::lock_guard lock(kept_.managers_mutex);
-    table_[serial_] = value;
-  }
-  Registration(const Registration&) = delete;
-  Registration& operator=(const Registration&) = delete;
-  ~Registration() {
-    const std::lock_guard lock(kept_.managers_mutex);
-    table_.erase(serial_);
-  }
-
- private:
-  Module::Kept& kept_;
-  std::map<std::uint64_t, T*>& table_;
-  std::uint64_t serial_;
-};
-
-/// What `table` holds for the runner `serial`, or null; under the managers' lock.
-template <class T>
-T* registered(const std::map<std::uint64_t, T*>& table, std::uint64_t serial) {
-  const auto found = table.find(serial);
-  return found == table.end() ? nullptr : found->second;
-}
-
-}  // namespace
 
 namespace {
 
@@ -283,7 +228,7 @@ const ConfigKey<bool> emit_diagnostics = register_config(
 const ConfigKey<bool> recover_crashes = register_config(
     "mlir.recover-crashes", false,
     "an MLIR pass that crashes (a signal) fails as a failing pass does, as MLIR's crash reproducer recovers "
-    "(mlir-opt's -mlir-pass-pipeline-crash-reproducer); the process is then left only to report it");
+    "(passline-mlir-opt's --reproducer sets it); the process is then left only to report it");
 
 namespace {
 
@@ -341,13 +286,31 @@ class MlirPassRunner {
     if (module) passline::mlir::load_dialects(*dialects_, *module.op().getContext());
   }
 
-  /// Runs the pass on `op`, an operation of `module`; throws MlirError with
-  /// MLIR's first error if it fails. What MLIR emits goes to `ctx`'s
+  /// A pass manager of this runner's passes for `context`, set up by
+  /// `instrumentation` (none: null): one serves one run of the pass at a
+  /// time, and its passes are initialized on its first run.
+  KeptManager manager(::mlir::MLIRContext* context, const MlirInstrumentation* instrumentation) const {
+    KeptManager made;
+    made.manager = std::make_unique<::mlir::PassManager>(context, prototype_.getOpAnchorName(),
+                                                         ::mlir::OpPassManager::Nesting::Implicit);
+    static_cast<::mlir::OpPassManager&>(*made.manager) = prototype_;
+    // Only a nest needs to be told which of its passes failed.
+    if (name_.find('(') != std::string::npos) {
+      auto failed = std::make_unique<FailedPasses>();
+      made.failed = failed.get();
+      made.manager->addInstrumentation(std::move(failed));
+    }
+    if (instrumentation != nullptr) instrumentation->setup(*made.manager);
+    return made;
+  }
+
+  /// Runs the pass on `op` with `kept`, one of its managers; throws MlirError
+  /// with MLIR's first error if it fails. What MLIR emits goes to `ctx`'s
   /// diagnostics (on a run that fails, only with `emit_diagnostics`: the
   /// error is the exception's message otherwise).
-  void run(::mlir::Operation* op, const Module& module, PassContext& ctx) const {
-    const Lease manager(*this, module);
-    manager->enableVerifier(ctx.config.get(verify_passes));
+  void run(::mlir::Operation* op, KeptManager& kept, PassContext& ctx) const {
+    ::mlir::PassManager& manager = *kept.manager;
+    manager.enableVerifier(ctx.config.get(verify_passes));
     const bool pass_on = ctx.config.get(emit_diagnostics);
     const CollectDiagnostics diagnostics(op->getContext(), pass_on);
     bool failed = true;
@@ -356,14 +319,14 @@ class MlirPassRunner {
       // pass returns here instead of ending the process.
       llvm::CrashRecoveryContext::Enable();
       llvm::CrashRecoveryContext recovery;
-      if (!recovery.RunSafely([&] { failed = ::mlir::failed(manager->run(op)); })) {
+      if (!recovery.RunSafely([&] { failed = ::mlir::failed(manager.run(op)); })) {
         throw MlirError("MLIR pass '" + name_ + "' crashed");
       }
     } else {
-      failed = ::mlir::failed(manager->run(op));
+      failed = ::mlir::failed(manager.run(op));
     }
     if (!failed || pass_on) diagnostics.report_to(*ctx.diagnostics);
-    const std::optional<std::string> failed_pass = manager.failed_pass(op);
+    const std::optional<std::string> failed_pass = kept.failed != nullptr ? kept.failed->take(op) : std::nullopt;
     if (failed) {
       const std::optional<std::string> error = diagnostics.first_error();
       // A nest is named by the pass in it that failed.
@@ -387,70 +350,60 @@ class MlirPassRunner {
   /// Adds the dialects the pass depends on to `dialects`.
   void dependent_dialects_into(::mlir::DialectRegistry& dialects) const { prototype_.getDependentDialects(dialects); }
 
-  /// Tells this runner's work on a module from another's.
-  std::uint64_t serial() const { return serial_; }
 
  private:
-  /// A pass manager of this runner's for one run on `module`: one the
-  /// module kept idle if there is one, else a new copy of the prototype. It
-  /// goes back to the module after the run, so that its passes are made and
-  /// initialized once per module and thread, not once per function (MLIR
-  /// initializes a pass again only when the context's dialects change). The
-  /// module keeps them, not the runner: they hold its context, which dies
-  /// after the module. A manager serves one run at a time: a thread that runs
-  /// another function while it waits inside a pass leases another.
-  class Lease {
-   public:
-    Lease(const MlirPassRunner& runner, const Module& module) : kept_(kept(module)) {
-      const MlirInstrumentation* instrumentation = nullptr;
-      {
-        const std::lock_guard lock(kept_.managers_mutex);
-        instrumentation = registered(kept_.instrumented, runner.serial_);
-        key_ = {runner.serial_, instrumentation != nullptr ? instrumentation->serial() : 0};
-        std::vector<KeptManager>& idle = kept_.idle_managers[key_];
-        if (!idle.empty()) {
-          kept_manager_ = std::move(idle.back());
-          idle.pop_back();
-          return;
-        }
-      }
-      auto& manager = kept_manager_.manager;
-      manager = std::make_unique<::mlir::PassManager>(module.op().getContext(), runner.prototype_.getOpAnchorName(),
-                                                      ::mlir::OpPassManager::Nesting::Implicit);
-      static_cast<::mlir::OpPassManager&>(*manager) = runner.prototype_;
-      // Only a nest needs to be told which of its passes failed.
-      if (runner.name_.find('(') != std::string::npos) {
-        auto failed = std::make_unique<FailedPasses>();
-        kept_manager_.failed = failed.get();
-        manager->addInstrumentation(std::move(failed));
-      }
-      if (instrumentation != nullptr) instrumentation->setup(*manager);
-    }
-    Lease(const Lease&) = delete;
-    Lease& operator=(const Lease&) = delete;
-    ~Lease() {
-      const std::lock_guard lock(kept_.managers_mutex);
-      kept_.idle_managers[key_].push_back(std::move(kept_manager_));
-    }
-    ::mlir::PassManager* operator->() const { return kept_manager_.manager.get(); }
-    /// The pass that failed in the last run, as FailedPasses::take says.
-    std::optional<std::string> failed_pass(::mlir::Operation* top) const {
-      return kept_manager_.failed != nullptr ? kept_manager_.failed->take(top) : std::nullopt;
-    }
-
-   private:
-    Module::Kept& kept_;
-    std::pair<std::uint64_t, std::uint64_t> key_;
-    KeptManager kept_manager_;
-  };
-
   std::string name_;
   ::mlir::OpPassManager prototype_;
   Dialects dialects_;
-  /// Tells this runner's pass managers from those of a runner made later at
-  /// the same address.
-  std::uint64_t serial_ = next_serial.fetch_add(1, std::memory_order_relaxed);
-  static inline std::atomic<std::uint64_t> next_serial{0};
+};
+
+/// The MlirInstrumentation among `ctx`'s instruments, or null.
+const MlirInstrumentation* instrumentation_of(const PassContext& ctx) {
+  for (const std::shared_ptr<Instrument>& instrument : ctx.instruments) {
+    if (const auto* found = dynamic_cast<const MlirInstrumentation*>(instrument.get())) return found;
+  }
+  return nullptr;
+}
+
+/// The pass managers of one run of a function pass of MLIR's over a
+/// module's functions: made when a thread first needs one, each serving one
+/// function at a time (a thread that runs another function while it waits
+/// inside a pass takes another), so that the passes are made and
+/// initialized once per thread of the run, not once per function; gone with
+/// the run.
+class RunManagers {
+ public:
+  RunManagers(const MlirPassRunner& runner, ::mlir::MLIRContext* context, const MlirInstrumentation* instrumentation)
+      : runner_(runner), context_(context), instrumentation_(instrumentation) {}
+
+  /// Runs the pass on `op` with an idle manager of the run's, or a new one.
+  void run(::mlir::Operation* op, PassContext& ctx) {
+    KeptManager kept;
+    {
+      const std::lock_guard lock(mutex_);
+      if (!idle_.empty()) {
+        kept = std::move(idle_.back());
+        idle_.pop_back();
+      }
+    }
+    if (!kept.manager) kept = runner_.manager(context_, instrumentation_);
+    struct GiveBack {
+      RunManagers& to;
+      KeptManager& kept;
+      ~GiveBack() {
+        const std::lock_guard lock(to.mutex_);
+        to.idle_.push_back(std::move(kept));
+      }
+    } give_back{*this, kept};
+    runner_.run(op, kept, ctx);
+  }
+
+ private:
+  const MlirPassRunner& runner_;
+  ::mlir::MLIRContext* context_;
+  const MlirInstrumentation* instrumentation_;
+  std::mutex mutex_;
+  std::vector<KeptManager> idle_;
 };
 
 /// While a function pass of MLIR's runs on the functions of a module with
@@ -459,71 +412,39 @@ class MlirPassRunner {
 /// pass is done, whatever the threads did first.
 class InFunctionOrder {
  public:
-  InFunctionOrder(const Module& module, const MlirPassRunner& runner)
-      : handler_(module.op().getContext()), order_(order_of(module)),
-        registration_(kept(module), kept(module).in_order, runner.serial(), this) {}
-  InFunctionOrder(const InFunctionOrder&) = delete;
-  InFunctionOrder& operator=(const InFunctionOrder&) = delete;
+  explicit InFunctionOrder(const Module& module) : handler_(module.op().getContext()) {
+    const std::vector<::mlir::Operation*>& functions = module.functions();
+    for (std::size_t i = 0; i < functions.size(); ++i) order_.emplace(functions[i], i);
+  }
 
   /// What the calling thread emits while it lives is `function`'s.
   class Scope {
    public:
-    Scope(const Module& module, const MlirPassRunner& runner, ::mlir::Operation* function) {
-      Module::Kept& kept = passline::mlir::kept(module);
-      {
-        const std::lock_guard lock(kept.managers_mutex);
-        order_ = registered(kept.in_order, runner.serial());
-      }
-      if (order_ == nullptr) return;
-      order_->handler_.setOrderIDForThread(order_->order_.at(function));
+    Scope(InFunctionOrder* order, ::mlir::Operation* function) : order_(order) {
+      if (order_ != nullptr) order_->handler_.setOrderIDForThread(order_->order_.at(function));
     }
     Scope(const Scope&) = delete;
     Scope& operator=(const Scope&) = delete;
     ~Scope() {
-      if (order_) order_->handler_.eraseOrderIDForThread();
+      if (order_ != nullptr) order_->handler_.eraseOrderIDForThread();
     }
 
    private:
-    InFunctionOrder* order_ = nullptr;
+    InFunctionOrder* order_;
   };
 
  private:
-  /// Each function's place among the module's.
-  static std::unordered_map<const ::mlir::Operation*, std::size_t> order_of(const Module& module) {
-    std::unordered_map<const ::mlir::Operation*, std::size_t> order;
-    const std::vector<::mlir::Operation*>& functions = module.functions();
-    for (std::size_t i = 0; i < functions.size(); ++i) order.emplace(functions[i], i);
-    return order;
-  }
-
-  ::mlir::ParallelDiagnosticHandler handler_;  // first made, last gone: it hands on what it holds as it goes
-  std::unordered_map<const ::mlir::Operation*, std::size_t> order_;
-  Registration<InFunctionOrder> registration_;  // last made, first gone: the calls find a whole object
+  ::mlir::ParallelDiagnosticHandler handler_;
+  std::unordered_map<const ::mlir::Operation*, std::size_t> order_;  // each function's place among the module's
 };
 
-/// While it lives, the pass managers that `runner` runs with on `module`
-/// are set up by the MlirInstrumentation among `ctx`'s instruments, if there
-/// is one (the calls on functions get a context without instruments).
-class Instrumented {
- public:
-  Instrumented(const Module& module, const MlirPassRunner& runner, const PassContext& ctx) {
-    if (!module) return;
-    for (const std::shared_ptr<Instrument>& instrument : ctx.instruments) {
-      if (const auto* found = dynamic_cast<const MlirInstrumentation*>(instrument.get())) {
-        registration_.emplace(kept(module), kept(module).instrumented, runner.serial(), found);
-        return;
-      }
-    }
-  }
-
- private:
-  std::optional<Registration<const MlirInstrumentation>> registration_;
-};
-
-/// What a function pass of MLIR's keeps while it runs on a module's functions.
+/// What a function pass of MLIR's keeps while it runs on a module's
+/// functions, for its calls on them.
 struct OnFunctionsRun {
-  std::unique_ptr<Instrumented> instrumented;
-  std::unique_ptr<InFunctionOrder> in_order;
+  OnFunctionsRun(const MlirPassRunner& runner, ::mlir::MLIRContext* context, const MlirInstrumentation* instrumentation)
+      : managers(runner, context, instrumentation) {}
+  RunManagers managers;
+  std::optional<InFunctionOrder> in_order;
 };
 
 /// An MLIR pass run on each function of a module (each operation `anchor`
@@ -533,20 +454,22 @@ struct OnFunctions {
   std::string anchor;
 
   /// Before any function: the dialects loaded, on the calling thread, so
-  /// that no run on another thread changes the context; the context's
-  /// MlirInstrumentation, for the runs on functions; and with
+  /// that no run on another thread changes the context; the run's pass
+  /// managers, set up by the context's MlirInstrumentation; and with
   /// `emit_diagnostics`, what the runs emit kept in the functions' order.
-  OnFunctionsRun prepare(const Module& module, PassContext& ctx) const {
+  std::unique_ptr<OnFunctionsRun> prepare(const Module& module, PassContext& ctx) const {
     runner->load_dialects(module);
-    OnFunctionsRun run{.instrumented = std::make_unique<Instrumented>(module, *runner, ctx), .in_order = nullptr};
-    if (module && ctx.config.get(emit_diagnostics)) run.in_order = std::make_unique<InFunctionOrder>(module, *runner);
+    auto run = std::make_unique<OnFunctionsRun>(*runner, module ? module.op().getContext() : nullptr,
+                                                instrumentation_of(ctx));
+    if (module && ctx.config.get(emit_diagnostics)) run->in_order.emplace(module);
     return run;
   }
 
-  ::mlir::Operation* operator()(::mlir::Operation* function, const Module& module, PassContext& ctx) const {
+  ::mlir::Operation* operator()(::mlir::Operation* function, const Module&, PassContext& ctx,
+                                std::unique_ptr<OnFunctionsRun>& run) const {
     if (anchor != "any" && view(function->getName().getStringRef()) != anchor) return function;
-    const InFunctionOrder::Scope in_order(module, *runner, function);
-    runner->run(function, module, ctx);
+    const InFunctionOrder::Scope in_order(run->in_order ? &*run->in_order : nullptr, function);
+    run->managers.run(function, ctx);
     return function;
   }
 };
@@ -696,8 +619,8 @@ PassInfo described(std::string_view name) { return PassInfo{.name = name, .opt_l
 Pass<Module> module_level(std::shared_ptr<const MlirPassRunner> runner, const PassInfo& info) {
   return module_pass<Module>(info, [runner](Module module, PassContext& ctx) {
     runner->load_dialects(module);
-    const Instrumented instrumented(module, *runner, ctx);
-    runner->run(module.op().getOperation(), module, ctx);
+    KeptManager kept = runner->manager(module.op().getContext(), instrumentation_of(ctx));
+    runner->run(module.op().getOperation(), kept, ctx);
     return module;
   });
 }
@@ -786,7 +709,7 @@ const std::vector<::mlir::Operation*>& Module::functions() const {
     }
     return last_is_function;
   };
-  const std::lock_guard lock(kept_->functions_mutex);
+  const std::lock_guard lock(*functions_mutex_);
   // The list read last is usually still right: checked in place, no copy.
   std::size_t same = 0;
   bool changed = false;
@@ -805,9 +728,6 @@ const std::vector<::mlir::Operation*>& Module::functions() const {
   }
   return functions_;
 }
-
-MlirInstrumentation::MlirInstrumentation(std::function<void(::mlir::PassManager&)> setup)
-    : setup_(std::move(setup)), serial_(next_instrumentation_serial.fetch_add(1, std::memory_order_relaxed)) {}
 
 void register_passes() { register_mlir_passes(); }
 

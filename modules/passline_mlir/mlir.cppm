@@ -30,6 +30,7 @@ module;
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <llvm/Support/SourceMgr.h>
@@ -79,20 +80,11 @@ class Module {
   /// Puts `op` in the list in place of function `i`.
   void set_function(std::size_t i, ::mlir::Operation* op) { functions_[i] = op; }
 
-  /// What the runs on the module keep between calls (the lock of the list
-  /// of functions, MLIR's pass managers made for the module's context and
-  /// ready for the next function): passline.mlir's own. A clone keeps its own.
-  struct Kept;
-  friend Kept& kept(const Module& module);
-
  private:
   ::mlir::OwningOpRef<::mlir::ModuleOp> module_;
   mutable std::vector<::mlir::Operation*> functions_;
-  std::unique_ptr<Kept> kept_;
+  std::unique_ptr<std::mutex> functions_mutex_;  // the list's: read again from several threads
 };
-
-/// What `module`'s runs keep (non-empty modules only).
-Module::Kept& kept(const Module& module);
 
 /// An MLIR pass that failed, or MLIR text that does not parse: MLIR's
 /// diagnostic, `file:line:col: error: message` (with the source line and a
@@ -134,21 +126,18 @@ class ThreadPool {
 /// `enableTiming`, `addInstrumentation`). MLIR's instrumentation then sees
 /// what MLIR runs, the passes MLIR nests (`func.func(cse,canonicalize)`) on
 /// each operation in MLIR's order included, and reports it in MLIR's formats:
-/// passline-mlir-opt's `-mlir-print-ir-*` and `-mlir-timing` are this. It
-/// does not see passline's own passes over the module (passline's
-/// instruments do). A manager set up for it serves its runs alone, and lives
-/// as long as the module it ran on; `setup` may be called from several
-/// threads at once.
+/// passline-mlir-opt's `-mlir-print-ir-*`, `-mlir-timing` and
+/// `-mlir-pass-pipeline-crash-reproducer` are this. It does not see
+/// passline's own passes over the module (passline's instruments do). A
+/// manager set up for it serves one run of one pass, and is gone with it;
+/// `setup` may be called from several threads at once.
 class MlirInstrumentation final : public Instrument {
  public:
-  explicit MlirInstrumentation(std::function<void(::mlir::PassManager&)> setup);
+  explicit MlirInstrumentation(std::function<void(::mlir::PassManager&)> setup) : setup_(std::move(setup)) {}
   void setup(::mlir::PassManager& manager) const { setup_(manager); }
-  /// Tells the managers set up for this instrument from those of another.
-  std::uint64_t serial() const { return serial_; }
 
  private:
   std::function<void(::mlir::PassManager&)> setup_;
-  std::uint64_t serial_;
 };
 
 /// Registers every pass of MLIR's with MLIR (mlir::registerAllPasses), once.

@@ -186,6 +186,44 @@ TEST(Parallel, APreparedPassGetsReadyOnceOnTheCallingThreadBeforeAnyFunction) {
   }
 }
 
+/// A function pass whose calls are handed what its `prepare` made: each
+/// call counts itself there, on whatever thread it runs.
+struct HandedPrepared {
+  struct Counts {
+    std::atomic<int> calls = 0;
+  };
+  std::shared_ptr<std::atomic<int>> prepared = std::make_shared<std::atomic<int>>(0);
+  std::shared_ptr<std::shared_ptr<Counts>> last = std::make_shared<std::shared_ptr<Counts>>();
+
+  std::shared_ptr<Counts> prepare(const Program&, PassContext&) const {
+    ++*prepared;
+    *last = std::make_shared<Counts>();
+    return *last;
+  }
+  Function operator()(Function fn, const Program&, PassContext&, std::shared_ptr<Counts>& counts) const {
+    ++counts->calls;
+    fn.ran.emplace_back("1");
+    return fn;
+  }
+};
+
+TEST(Parallel, APreparedPassesCallsAreHandedWhatItsPrepareMadeOnEveryThread) {
+  for (std::int64_t threads : {1, 4}) {
+    const HandedPrepared pass;
+    const Pass<Program> erased = passline::function_pass<Program>(PassInfo{.name = "HandedPrepared"}, pass);
+    PassContext ctx = with_threads(threads);
+    const Program out = erased(program(200), ctx);
+    EXPECT_EQ(*pass.prepared, 1) << threads << " threads";
+    for (const Function& fn : out.functions) {
+      EXPECT_EQ(fn.ran, fn.skip ? std::vector<std::string>{} : std::vector<std::string>{"1"}) << fn.name;
+    }
+    EXPECT_EQ((*pass.last)->calls.load(), 171);  // the 200 functions but those that skip optimization
+    // A second run gets a preparation of its own.
+    (void)erased(program(3), ctx);
+    EXPECT_EQ(*pass.prepared, 2) << threads << " threads";
+  }
+}
+
 }  // namespace
 
 // passline::parallel_for, which function passes, the reference IR's parser
