@@ -250,9 +250,12 @@ class MlirPassRunner {
  public:
   /// Pass or pipeline `name` of MLIR's registry with `options` in MLIR's
   /// syntax, on `anchor` (nested below it where the pass asks, as
-  /// `mlir-opt --name` nests it).
-  MlirPassRunner(std::string_view name, std::string_view options, std::string_view anchor)
-      : name_(name), prototype_(ref(anchor), ::mlir::OpPassManager::Nesting::Implicit) {
+  /// `mlir-opt --name` nests it; `Explicit`: not), whose runs load
+  /// `dialects` first (by default, what its passes depend on).
+  MlirPassRunner(std::string_view name, std::string_view options, std::string_view anchor,
+                 ::mlir::OpPassManager::Nesting nesting = ::mlir::OpPassManager::Nesting::Implicit,
+                 Dialects dialects = nullptr)
+      : name_(name), prototype_(ref(anchor), nesting), dialects_(std::move(dialects)) {
     register_mlir_passes();
     std::string error;
     llvm::raw_string_ostream stream(error);
@@ -272,7 +275,7 @@ class MlirPassRunner {
     } else {
       throw MlirError("MLIR has no pass '" + std::string(name) + "'");
     }
-    dialects_ = dependent_dialects(prototype_);
+    if (!dialects_) dialects_ = dependent_dialects(prototype_);
   }
 
   /// The passes of `prototype`, passline's pass `name`, whose runs load
@@ -345,6 +348,14 @@ class MlirPassRunner {
       pass.printAsTextualPipeline(stream);
     }
     return text;
+  }
+
+  /// The operation the pass is anchored on, where it is one pass that is.
+  std::optional<std::string> anchor() const {
+    auto& passes = const_cast<::mlir::OpPassManager&>(prototype_);
+    if (passes.size() != 1) return std::nullopt;
+    const std::optional<llvm::StringRef> on = passes.getPasses().begin()->getOpName();
+    return on ? std::optional(on->str()) : std::nullopt;
   }
 
   /// Adds the dialects the pass depends on to `dialects`.
@@ -827,19 +838,6 @@ Pass<Module> pass_on_functions(std::string_view name, std::string_view options, 
 
 namespace {
 
-/// MLIR's protected copy of a pass, which its pass managers make when they
-/// are copied: a new pass of the same kind, then its option values.
-struct PassCopy : ::mlir::Pass {
-  using Pass::clonePass;
-  using Pass::copyOptionValuesFrom;
-};
-
-std::unique_ptr<::mlir::Pass> copy_of(const ::mlir::Pass& pass) {
-  std::unique_ptr<::mlir::Pass> copy = (pass.*&PassCopy::clonePass)();
-  ((*copy).*&PassCopy::copyOptionValuesFrom)(&pass);
-  return copy;
-}
-
 /// Whether `pass` is MLIR's adaptor that runs the pass managers nested in a
 /// pipeline (`func.func(...)`) on the operations they are anchored on: by
 /// MLIR's pipeline text, where the adaptor alone has no argument and prints
@@ -850,11 +848,6 @@ bool is_nesting(::mlir::Pass& pass) {
   return !text.starts_with("unknown<") && text.find('(') != std::string::npos;
 }
 
-/// A pass's mlir-opt name (its argument), or its class's name when it has none.
-std::string argument_of(const ::mlir::Pass& pass) {
-  return std::string(view(pass.getArgument().empty() ? pass.getName() : pass.getArgument()));
-}
-
 /// The pipeline text of a pass as MLIR prints it: `cse`, `func.func(cse)`.
 std::string printed(::mlir::Pass& pass) {
   std::string text;
@@ -862,85 +855,6 @@ std::string printed(::mlir::Pass& pass) {
   pass.printAsTextualPipeline(stream);
   return text;
 }
-
-/// `made`, MLIR's pass `pass` alone, printed with the options it was given.
-Pass<Module> with_given_options(Pass<Module> made, ::mlir::Pass& pass) {
-  const std::string name = argument_of(pass);
-  if (::mlir::PassInfo::lookup(llvm::StringRef(name)) == nullptr) return made;
-  return with_given_options(std::move(made), name, printed(pass));
-}
-
-/// passline's passes for the passes of MLIR's pipeline `manager`: each a
-/// copy of MLIR's pass, run on the module by a manager anchored as `manager`
-/// is, or with `nest_implicitly`, a pass anchored on another operation as a
-/// function pass on the operations of that name below the module. Nesting
-/// adaptors that follow each other (`func.func(cse),builtin.module(cse)`)
-/// are one pass, as MLIR merges them into one walk over the operations they
-/// nest on.
-void add_passes(::mlir::OpPassManager& manager, bool nest_implicitly, const Dialects& dialects,
-                std::vector<Pass<Module>>& out) {
-  const llvm::StringRef anchor = manager.getOpAnchorName();
-  std::vector<::mlir::Pass*> passes;
-  for (::mlir::Pass& pass : manager.getPasses()) passes.push_back(&pass);
-  for (std::size_t i = 0; i < passes.size();) {
-    ::mlir::Pass& pass = *passes[i];
-    const std::optional<llvm::StringRef> on = pass.getOpName();
-    if (nest_implicitly && on && *on != "builtin.module") {
-      const std::string name = argument_of(pass);
-      const PassInfo info{.name = name, .opt_level = 0, .summary = view(pass.getDescription())};
-      ::mlir::OpPassManager prototype(*on);
-      prototype.addPass(copy_of(pass));
-      auto runner = std::make_shared<const MlirPassRunner>(name, std::move(prototype), dialects);
-      out.push_back(with_given_options(
-          passline::function_pass<Module>(info, OnFunctions{.runner = std::move(runner), .anchor = on->str()}), pass));
-      ++i;
-      continue;
-    }
-    ::mlir::OpPassManager prototype(anchor);
-    std::string name;
-    if (is_nesting(pass)) {
-      for (; i < passes.size() && is_nesting(*passes[i]); ++i) {
-        name += (name.empty() ? "" : ",") + printed(*passes[i]);
-        prototype.addPass(copy_of(*passes[i]));
-      }
-    } else {
-      name = argument_of(pass);
-      prototype.addPass(copy_of(pass));
-      ++i;
-    }
-    const PassInfo info{.name = name,
-                        .opt_level = 0,
-                        .summary = is_nesting(pass) ? std::string_view("MLIR's passes nested on the operations named")
-                                                    : view(pass.getDescription())};
-    auto runner = std::make_shared<const MlirPassRunner>(name, std::move(prototype), dialects);
-    out.push_back(is_nesting(pass) ? module_level(std::move(runner), info)
-                                   : with_given_options(module_level(std::move(runner), info), pass));
-  }
-}
-
-}  // namespace
-
-Pass<Module> from_pass_manager(const ::mlir::OpPassManager& manager, bool nest_implicitly) {
-  const std::string anchor(view(manager.getOpAnchorName()));
-  if (anchor != "builtin.module" && anchor != "any") {
-    throw MlirError("can't run '" + anchor + "' pass manager on 'builtin.module' op");
-  }
-  ::mlir::OpPassManager copy = manager;
-  std::vector<Pass<Module>> passes;
-  add_passes(copy, nest_implicitly, dependent_dialects(copy), passes);
-  return sequential<Module>(std::move(passes), {.name = anchor});
-}
-
-bool is_mlir_pipeline(std::string_view text) {
-  const std::size_t start = text.find_first_not_of(" \t\n");
-  if (start == std::string_view::npos) return false;
-  const std::size_t paren = text.find('(', start);
-  if (paren == std::string_view::npos) return false;
-  const std::string_view anchor = text.substr(start, paren - start);
-  return anchor == "builtin.module" || anchor == "any";
-}
-
-namespace {
 
 /// MLIR's pipeline `text` read by MLIR's parser, whose errors it throws as MlirError.
 ::mlir::OpPassManager parsed_pipeline(std::string_view text) {
@@ -955,9 +869,117 @@ namespace {
   return std::move(*parsed);
 }
 
+/// The elements at the top of MLIR pipeline text `anchor(e1,e2,...)`, each
+/// as written, and whether it is a nested pipeline (`func.func(cse)`): the
+/// text's structure as MLIR's pipeline parser reads it (a name ends at one
+/// of `,(){`, options run to the matching `}`, a nested pipeline to its
+/// `)`). For text MLIR's parser has read.
+std::vector<std::pair<std::string, bool>> top_level_elements(std::string_view text) {
+  std::vector<std::pair<std::string, bool>> elements;
+  std::size_t depth = 0;  // inside the anchor's parentheses: 1
+  std::size_t start = 0;
+  bool nested = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '{') {  // options: to the matching brace, nothing else counts there
+      for (std::size_t braces = 1; braces > 0 && ++i < text.size();) {
+        if (text[i] == '{') ++braces;
+        if (text[i] == '}') --braces;
+      }
+    } else if (c == '(') {
+      if (depth++ == 0) {
+        start = i + 1;
+      } else if (depth == 2) {
+        nested = true;
+      }
+    } else if ((c == ',' && depth == 1) || (c == ')' && --depth == 0)) {
+      const std::string_view element = llvm::StringRef(text.data() + start, i - start).trim();
+      if (!element.empty()) elements.emplace_back(std::string(element), nested);
+      start = i + 1;
+      nested = false;
+    }
+  }
+  return elements;
+}
+
 }  // namespace
 
-Pass<Module> parse_mlir_pipeline(std::string_view text) { return from_pass_manager(parsed_pipeline(text)); }
+Pass<Module> parse_mlir_pipeline(std::string_view text) {
+  ::mlir::OpPassManager whole = parsed_pipeline(text);
+  const std::string anchor(view(whole.getOpAnchorName()));
+  if (anchor != "builtin.module" && anchor != "any") {
+    throw MlirError("can't run '" + anchor + "' pass manager on 'builtin.module' op");
+  }
+  // Each element read again alone, as written: the same pass, its options
+  // given as they were (MLIR takes an option printed at its default as
+  // given). Nests that follow each other are one pass, as MLIR merges them
+  // into one walk over the operations they nest on.
+  const Dialects dialects = dependent_dialects(whole);
+  const std::vector<std::pair<std::string, bool>> elements = top_level_elements(text);
+  std::vector<Pass<Module>> passes;
+  for (std::size_t i = 0; i < elements.size();) {
+    const bool nested = elements[i].second;
+    std::string group = elements[i].first;
+    for (++i; nested && i < elements.size() && elements[i].second; ++i) group += "," + elements[i].first;
+    ::mlir::OpPassManager prototype = parsed_pipeline(anchor + "(" + group + ")");
+    std::string name;
+    std::string textual;  // as MLIR prints it
+    for (::mlir::Pass& pass : prototype.getPasses()) textual += (textual.empty() ? "" : ",") + printed(pass);
+    if (nested) {
+      name = textual;
+    } else {
+      name = llvm::StringRef(group).take_until([](char c) { return c == '{'; }).trim().str();
+    }
+    const PassInfo info{.name = name,
+                        .opt_level = 0,
+                        .summary = nested ? std::string_view("MLIR's passes nested on the operations named")
+                                          : summary_of(name)};
+    Pass<Module> made = module_level(std::make_shared<const MlirPassRunner>(name, std::move(prototype), dialects), info);
+    passes.push_back(nested || ::mlir::PassInfo::lookup(llvm::StringRef(name)) == nullptr
+                         ? std::move(made)
+                         : with_given_options(std::move(made), name, textual));
+  }
+  return sequential<Module>(std::move(passes), {.name = anchor});
+}
+
+Pass<Module> from_pass_flags(const std::vector<std::pair<std::string, std::string>>& flags) {
+  register_mlir_passes();
+  // Each pass where it runs (its own anchor, as a manager that nests
+  // nothing holds it; a pipeline's passes nest as they ask, on the module),
+  // loading the dialects of the whole list first.
+  auto all = std::make_shared<::mlir::DialectRegistry>();
+  std::vector<std::optional<std::string>> anchors;
+  for (const auto& [name, options] : flags) {
+    const MlirPassRunner alone(name, options, "any", ::mlir::OpPassManager::Nesting::Explicit);
+    alone.dependent_dialects_into(*all);
+    anchors.push_back(alone.anchor());
+  }
+  const Dialects dialects = all;
+  std::vector<Pass<Module>> passes;
+  for (std::size_t i = 0; i < flags.size(); ++i) {
+    const auto& [name, options] = flags[i];
+    const bool on_functions = anchors[i] && *anchors[i] != "builtin.module";
+    const std::string anchor = on_functions ? *anchors[i] : "builtin.module";
+    auto runner = std::make_shared<const MlirPassRunner>(name, options, anchor,
+                                                         ::mlir::OpPassManager::Nesting::Implicit, dialects);
+    const std::string textual = runner->textual();
+    Pass<Module> made = on_functions ? passline::function_pass<Module>(
+                                           described(name), OnFunctions{.runner = std::move(runner), .anchor = anchor})
+                                     : module_level(std::move(runner), described(name));
+    passes.push_back(with_given_options(std::move(made), name, textual));
+  }
+  return sequential<Module>(std::move(passes), {.name = "builtin.module"});
+}
+
+bool is_mlir_pipeline(std::string_view text) {
+  const std::size_t start = text.find_first_not_of(" \t\n");
+  if (start == std::string_view::npos) return false;
+  const std::size_t paren = text.find('(', start);
+  if (paren == std::string_view::npos) return false;
+  const std::string_view anchor = text.substr(start, paren - start);
+  return anchor == "builtin.module" || anchor == "any";
+}
+
 
 MlirPipeline read_mlir_pipeline(std::string_view text) {
   ::mlir::OpPassManager parsed = parsed_pipeline(text);

@@ -226,25 +226,25 @@ Pass<Module> pass(std::string_view name, std::string_view options = {});
 Pass<Module> pass_on_functions(std::string_view name, std::string_view options = {},
                                std::string_view anchor = "func.func");
 
-/// MLIR's pipeline `manager` (anchored on `builtin.module` or `any`, as
-/// MLIR's parser built it) as a passline pipeline: each of its passes a
-/// passline pass, so that passline's instruments see each. A pipeline MLIR
-/// nests (`func.func(cse,canonicalize)`) is one pass, run by MLIR's
-/// nesting on the operations it names, on passline's threads: MLIR keeps
-/// the passes it nests to itself, and a pass made again from their printed
-/// text is not always the same pass (an option printed with its default
-/// value counts as given). With `nest_implicitly`, a pass anchored on
-/// another operation than the module (a function pass of MLIR's) is a
-/// function pass, run on each such operation of the module on passline's
-/// threads, as mlir-opt's pass flags nest it (build `manager` on `any`,
-/// nesting nothing, to keep each pass one). Each pass's run loads the
-/// dialects the whole pipeline depends on first.
-Pass<Module> from_pass_manager(const ::mlir::OpPassManager& manager, bool nest_implicitly = false);
-
 /// An MLIR textual pipeline (`builtin.module(func.func(cse,canonicalize),inline)`),
-/// read by MLIR's parser (whose errors it throws as MlirError), as
-/// `from_pass_manager` makes it a passline pipeline.
+/// read by MLIR's parser (whose errors it throws as MlirError), as a
+/// passline pipeline: each element at its top a passline pass, read again
+/// alone as written (so its options are given as they were), so that
+/// passline's instruments see each. A pipeline MLIR nests
+/// (`func.func(cse,canonicalize)`), and nests that follow each other, which
+/// MLIR merges into one walk, are one pass, run by MLIR's nesting on the
+/// operations it names, on passline's threads. Each pass's run loads the
+/// dialects the whole pipeline depends on first.
 Pass<Module> parse_mlir_pipeline(std::string_view text);
+
+/// mlir-opt's pass flags (`-cse`, `-canonicalize=max-iterations=3`, a
+/// registered pipeline's), each as (name, options in MLIR's syntax), in
+/// order, as a passline pipeline: each a passline pass, made as the flag
+/// makes it; a pass anchored on another operation than the module (a
+/// function pass of MLIR's) a function pass, run on each such operation of
+/// the module on passline's threads, where mlir-opt nests it implicitly.
+/// Each pass's run loads the dialects the whole list depends on first.
+Pass<Module> from_pass_flags(const std::vector<std::pair<std::string, std::string>>& flags);
 
 /// MLIR pipeline text `anchor(elements)` as MLIR's parser reads it: the
 /// anchor, and each element as MLIR prints it, a nested pipeline whole

@@ -385,9 +385,7 @@ TEST_F(MlirTest, APassAnchoredOnFunctionsNestedImplicitlyIsAFunctionPass) {
   // As mlir-opt's flag -test-break-terminator nests it: on each func.func,
   // each function one passline function-pass call, on one thread or two.
   static const mlir::PassRegistration<MlirBreakTerminator> registered;
-  mlir::OpPassManager flat("any");
-  flat.addPass(std::make_unique<MlirBreakTerminator>());
-  const passline::Pass<Module> pipeline = passline::mlir::from_pass_manager(flat, /*nest_implicitly=*/true);
+  const passline::Pass<Module> pipeline = passline::mlir::from_pass_flags({{"test-break-terminator", ""}});
   ASSERT_EQ(pipeline.passes().size(), 1U);
   EXPECT_EQ(pipeline.passes()[0].info().name, "test-break-terminator");
   struct Functions final : passline::Instrument {

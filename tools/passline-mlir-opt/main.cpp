@@ -221,10 +221,27 @@ void check_standard_output() {
   throw passline::driver::Failure{fmt::format("cannot write standard output: {}", error.message())};
 }
 
+/// mlir-opt's pass flags among `words` (those LLVM's parser read), in
+/// order: each word that names a pass or pipeline of MLIR's registry, with
+/// the options after its `=`.
+std::vector<std::pair<std::string, std::string>> pass_flags(const std::vector<std::string>& words) {
+  std::vector<std::pair<std::string, std::string>> flags;
+  for (const std::string& word : words) {
+    if (!word.starts_with('-')) continue;
+    const std::string_view body = std::string_view(word).substr(word.starts_with("--") ? 2 : 1);
+    const std::size_t equals = body.find('=');
+    const llvm::StringRef name(body.data(), std::min(equals, body.size()));
+    if (mlir::PassInfo::lookup(name) == nullptr && mlir::PassPipelineInfo::lookup(name) == nullptr) continue;
+    flags.emplace_back(name.str(), equals == std::string_view::npos ? std::string() : std::string(body.substr(equals + 1)));
+  }
+  return flags;
+}
+
 /// mlir-opt's pipeline (its pass flags or --pass-pipeline, read by MLIR's
 /// parser and checked whole before anything runs), or passline's --passes.
 passline::Pass<passline::mlir::Module> pipeline_of(const passline::driver::RunFlags& options, const mlir::MlirOptMainConfig& config,
                                                   mlir::MLIRContext& context, const std::optional<std::string>& replayed,
+                                                  const std::vector<std::string>& mlir_words,
                                                   std::optional<mlir::OpPassManager>& as_mlir) {
   std::string errors;
   mlir::ScopedDiagnosticHandler collect(&context, [&errors](mlir::Diagnostic& diagnostic) {
@@ -276,14 +293,18 @@ passline::Pass<passline::mlir::Module> pipeline_of(const passline::driver::RunFl
   if (options.passes) {
     throw passline::driver::Failure{"--passes cannot be used with mlir-opt's pass flags or --pass-pipeline"};
   }
-  if (replayed || checked.getOpAnchorName() != "builtin.module") return passline::mlir::from_pass_manager(checked);
-  // Pass flags: built again on a manager that nests nothing, so that a pass
-  // anchored on func.func stays a pass of its own (MLIR keeps the passes it
-  // nests to itself) and becomes a function pass; its options as given.
-  const passline_mlir_opt::QuietPipelineDump quiet;
-  mlir::PassManager flat(&context, "any", mlir::OpPassManager::Nesting::Explicit);
-  if (mlir::failed(config.setupPassPipeline(flat))) throw passline::driver::Failure{errors};
-  return passline::mlir::from_pass_manager(flat, /*nest_implicitly=*/true);
+  // Made again from what was written, so that each pass's options are given
+  // as they were: a reproducer's pipeline, --pass-pipeline's, the pass flags
+  // (a pass anchored on func.func a function pass of its own, where MLIR
+  // would keep it to a nest).
+  std::vector<passline::Pass<passline::mlir::Module>> parts;
+  if (replayed) parts.push_back(passline::mlir::parse_mlir_pipeline(*replayed));
+  if (const std::string text = passline_mlir_opt::pass_pipeline_text(); !text.empty()) {
+    parts.push_back(passline::mlir::parse_mlir_pipeline(text));
+  }
+  if (const auto flags = pass_flags(mlir_words); !flags.empty()) parts.push_back(passline::mlir::from_pass_flags(flags));
+  if (parts.size() == 1) return parts.front();
+  return passline::sequential<passline::mlir::Module>(std::move(parts));
 }
 
 /// The flags of mlir-opt that passline-mlir-opt does not carry out: an error
@@ -614,7 +635,8 @@ struct MlirTool {
       if (replayed->disable_threading == true) pipeline_context->disableMultithreading();
     }
     passline::Pass<passline::mlir::Module> made =
-        pipeline_of(flags, *config, *pipeline_context, replayed ? replayed->pipeline : std::nullopt, mlir_pipeline);
+        pipeline_of(flags, *config, *pipeline_context, replayed ? replayed->pipeline : std::nullopt, mlir_words,
+                    mlir_pipeline);
     if (!config->getReproducerFilename().empty() && !mlir_pipeline) {
       throw passline::driver::Failure{"-mlir-generate-reproducer writes the pipeline as MLIR's text: give it as "
                                       "mlir-opt's pass flags, --pass-pipeline or --passes='builtin.module(...)'"};

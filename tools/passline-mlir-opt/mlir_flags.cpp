@@ -369,18 +369,12 @@ MlirInstruments mlir_instruments(mlir::TimingScope* const* timing) {
       }};
 }
 
-namespace {
-
-/// MLIR's -dump-pass-pipeline, as MlirOptMainConfig declares it (its value
-/// kept in the config MLIR's pipeline callback reads).
-cl::opt<bool, /*ExternalStorage=*/true>& dump_pass_pipeline() {
-  return *static_cast<cl::opt<bool, true>*>(cl::getRegisteredOptions().lookup("dump-pass-pipeline"));
+std::string pass_pipeline_text() {
+  // MLIR's PassPipelineCLParser declares it (MlirOptMainConfig's).
+  cl::Option* option = cl::getRegisteredOptions().lookup("pass-pipeline");
+  if (option == nullptr || option->getNumOccurrences() == 0) return {};
+  return static_cast<cl::opt<std::string>*>(option)->getValue();
 }
-
-}  // namespace
-
-QuietPipelineDump::QuietPipelineDump() : dump_(dump_pass_pipeline()) { dump_pass_pipeline().setValue(false); }
-QuietPipelineDump::~QuietPipelineDump() { dump_pass_pipeline().setValue(dump_); }
 
 void print_mlir_help() {
   llvm::outs() << "\nmlir-opt's flags (read by MLIR's own command-line code):\n";

@@ -84,18 +84,8 @@ MlirInstruments mlir_instruments(mlir::TimingScope* const* timing);
 void register_test_passes();
 void register_test_dialects(mlir::DialectRegistry& dialects);
 
-/// While it lives, -dump-pass-pipeline dumps nothing: a pipeline built
-/// twice is dumped once.
-class QuietPipelineDump {
- public:
-  QuietPipelineDump();
-  QuietPipelineDump(const QuietPipelineDump&) = delete;
-  QuietPipelineDump& operator=(const QuietPipelineDump&) = delete;
-  ~QuietPipelineDump();
-
- private:
-  bool dump_;
-};
+/// --pass-pipeline's text as given, or empty.
+std::string pass_pipeline_text();
 
 /// LLVM's help for the flags it declares (mlir-opt's), on stdout.
 void print_mlir_help();
