@@ -17,7 +17,7 @@ trap 'rm -rf "$work"' EXIT
   --config-settings=cmake.define.CMAKE_CXX_FLAGS_RELEASE=-O0 "$source_dir"
 
 cd "$work"
-"$work/venv/bin/python" - "$work" <<'PY'
+"$work/venv/bin/python" - "$work" <<'PY'  # own Python: the virtual environment's, with the package pip built
 import sys
 import passline
 

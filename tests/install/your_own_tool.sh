@@ -46,7 +46,7 @@ fi
 "$tool" "$example/demo.stack" --report=report.html >/dev/null 2>report.log
 if grep -q 'dead-functions' report.html && grep -q 'canon' report.html; then ok "--report writes the run's page"; else fail "--report: $(cat report.log)"; fi
 if [[ -n "$browser_test" ]]; then
-  /usr/bin/python3 "$browser_test" --page report.html --passes canon,fold,peephole,dead-functions ||
+  python3 "$browser_test" --page report.html --passes canon,fold,peephole,dead-functions ||
     fail "the --report page in Chromium"
 else
   echo "skipped: the --report page in Chromium (./dev setup --browser installs it)"
