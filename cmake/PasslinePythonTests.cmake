@@ -1,8 +1,10 @@
 # The one environment every test that starts Python gets: Python is started
 # through ${PASSLINE_PYTHON_TEST}, a launcher that runs Debian's interpreter
-# with the package's build directory on its path and, under the sanitizer
-# presets, the sanitizer's runtime preloaded (the interpreter is not built
-# with it; the extension and plugins are) with its options. The launcher's
+# with the package's build directory on its path and, under the `sanitize`
+# preset, AddressSanitizer's runtime preloaded (the interpreter is not built
+# with it; the extension and plugins are) with its options. (The `tsan`
+# preset runs no test that loads the extension: its Python, lit's, runs
+# without ThreadSanitizer's runtime.) The launcher's
 # directory comes first on every test's PATH, so a script that runs `python3`
 # gets it too; `python.environment` checks that no test starts Python another
 # way.
@@ -27,9 +29,6 @@ if(CMAKE_CXX_FLAGS MATCHES "-fsanitize=[^ ]*address")
   # of a dead stack frame is reported, as a context kept past the frame that
   # made it would be.
   set(passline_python_sanitizer_options "ASAN_OPTIONS=detect_leaks=0:detect_stack_use_after_return=1")
-elseif(CMAKE_CXX_FLAGS MATCHES "-fsanitize=thread")
-  execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=libclang_rt.tsan-x86_64.so
-                  OUTPUT_VARIABLE passline_python_preload OUTPUT_STRIP_TRAILING_WHITESPACE)
 endif()
 
 set(passline_python_env_dir ${PROJECT_BINARY_DIR}/python-env)
@@ -38,9 +37,12 @@ set(PASSLINE_PYTHON_TEST_PATH ${passline_python_env_dir}/bin)
 file(CONFIGURE OUTPUT ${passline_python_env_dir}/site/sitecustomize.py CONTENT [=[
 # passline's tests: what the launcher set for this interpreter alone (the
 # sanitizer runtime preloaded, its options) is not handed on to the programs
-# it starts: they get the environment the launcher was given.
+# it starts: they get the environment the launcher was given. A Python it
+# starts as `sys.executable` is the launcher, and gets it again.
 import os
+import sys
 
+sys.executable = "@PASSLINE_PYTHON_TEST@"
 if "PASSLINE_PYTHON_PRELOAD" in os.environ:
     for name in ("LD_PRELOAD", "ASAN_OPTIONS"):
         outer = os.environ.pop("PASSLINE_PYTHON_OUTER_" + name, None)

@@ -965,15 +965,18 @@ struct CommandLineHooks {
 /// to go on. Compiled once here, not in each tool.
 std::optional<int> read_command_line(int argc, char** argv, RunFlags& flags, Help help, std::string_view name,
                                      const CommandLineHooks& hooks) {
-  // The generic words, told what this tool runs and checks.
+  // The generic words, told what this tool runs and checks (`help` views
+  // them: they live as long as the command line is read).
+  std::string passes_text;
   if (help.passes.empty()) {
-    help.passes = hooks.default_pipeline
+    passes_text = hooks.default_pipeline
                       ? fmt::format("pipeline text, e.g. '{}' (see --list-passes); without it, '{}' runs; --passes= "
                                     "runs no pass",
                                     help.print_after, *hooks.default_pipeline)
                       : fmt::format("pipeline text, e.g. '{}' (see --list-passes); without it, or with --passes=, no "
                                     "pass runs",
                                     help.print_after);
+    help.passes = passes_text;
   }
   if (!hooks.verifies && help.no_verify.empty()) help.no_verify = "nothing to do: this tool's IR has no verifier";
   std::string description = or_else(help.description, fmt::format("{}: runs a pipeline of passes over its IR", name));
@@ -1151,7 +1154,8 @@ DriverSteps<IR> steps_of(T& tool, RunFlags& flags) {
     steps.load_foreign_plugin = [&](const std::string& path) { return tool.load_plugin(path); };
   }
   if constexpr (requires { tool.list_more_passes(); }) steps.list_more = [&] { tool.list_more_passes(); };
-  steps.check_flags = [&]() -> std::optional<int> {
+  // The steps outlive this function: what they keep of its locals, they copy.
+  steps.check_flags = [&, name]() -> std::optional<int> {
     if constexpr (!Verifies<T, IR>) {
       if (flags.instruments.verify_each) {
         throw Failure{fmt::format("--verify-each: {}'s IR has no verifier (its tool gives no verify)", name)};

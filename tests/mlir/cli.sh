@@ -164,8 +164,10 @@ touch "$work/a-file"
 for case in 'test-pass-crash 2' 'func.func(test-pass-crash) 1'; do
   read -r nest threads <<<"$case"
   rm -f "$work/crash.mlir"
-  "$tool" "$corpus/func_arith.mlir" --pass-pipeline="builtin.module($nest)" --threads="$threads" \
-    --reproducer="$work/crash.mlir" >"$work/out" 2>"$work/err"
+  # What the crashing pass had allocated is never freed, as in MLIR's own
+  # recovery (its crash-recovery.mlir turns leak reports off the same way).
+  LSAN_OPTIONS=detect_leaks=0 "$tool" "$corpus/func_arith.mlir" --pass-pipeline="builtin.module($nest)" \
+    --threads="$threads" --reproducer="$work/crash.mlir" >"$work/out" 2>"$work/err"
   code=$?
   if [[ "$code" == 1 && ! -s "$work/out" && "$(wc -l <"$work/err")" == 1 ]] &&
     grep -q "^passline-mlir-opt: error: pass '$nest' failed .*: MLIR pass '$nest' crashed\$" "$work/err" &&
