@@ -1147,15 +1147,15 @@ int process_input(T& tool, const Pass<IR>& pipeline, Session& run) {
 /// generic ones where not.
 template <class IR, class T>
 DriverSteps<IR> steps_of(T& tool, RunFlags& flags) {
-  const std::string_view name = name_of(tool);
   DriverSteps<IR> steps{.registry = registry_of<IR>(tool)};
   if constexpr (requires { std::string_view(tool.comment); }) steps.comment = std::string_view(tool.comment);
   if constexpr (requires { { tool.load_plugin(std::string()) } -> std::same_as<bool>; }) {
     steps.load_foreign_plugin = [&](const std::string& path) { return tool.load_plugin(path); };
   }
   if constexpr (requires { tool.list_more_passes(); }) steps.list_more = [&] { tool.list_more_passes(); };
-  // The steps outlive this function: what they keep of its locals, they copy.
-  steps.check_flags = [&, name]() -> std::optional<int> {
+  // The steps outlive this function: they keep the tool and the flags, none of its locals.
+  steps.check_flags = [&]() -> std::optional<int> {
+    [[maybe_unused]] const std::string_view name = name_of(tool);
     if constexpr (!Verifies<T, IR>) {
       if (flags.instruments.verify_each) {
         throw Failure{fmt::format("--verify-each: {}'s IR has no verifier (its tool gives no verify)", name)};

@@ -413,7 +413,8 @@ class Run {
     passline::mlir::load_dialects(dialects_needed_, context);
     const passline::driver::ShownRules rules{.failure_shown = shown_by_mlir,
                                              .shown_errors_fail = strict_diagnostics_};
-    const auto counted = ctx_.statistics->counters();
+    using Counters = decltype(ctx_.statistics->counters());
+    const Counters counted = mlir_statistics_ ? ctx_.statistics->counters() : Counters{};
     const int failed = passline::driver::run_pipeline<passline::mlir::MlirError>(pipeline_, module, ctx_, instruments_, tool, rules);
     if (mlir_statistics_) print_mlir_statistics(counted, ctx_.statistics->counters());
     if (failed != 0) return mlir::failure();
