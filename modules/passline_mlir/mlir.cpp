@@ -44,6 +44,7 @@ module;
 module passline.mlir;
 
 import passline;
+import passline.support;
 
 namespace passline::mlir {
 
@@ -668,25 +669,24 @@ class ThreadPool::Impl final : public llvm::ThreadPoolInterface {
  private:
   struct Group {
     tbb::task_group tasks;
-    std::atomic<std::uint64_t> handed{0};
-    std::atomic<std::uint64_t> done{0};
+    passline::support::Handoff order;
   };
 
   void asyncEnqueue(std::function<void()> task, llvm::ThreadPoolTaskGroup* group) override {
     Group& to = group_of(group);
-    to.handed.fetch_add(1, std::memory_order_release);
+    to.order.give();
     arena_.execute([&to, &task] {
       to.tasks.run([&to, task = std::move(task)] {
-        (void)to.handed.load(std::memory_order_acquire);
+        to.order.take();
         task();
-        to.done.fetch_add(1, std::memory_order_release);
+        to.order.give();
       });
     });
   }
 
   void wait_for(Group& group) {
     arena_.execute([&group] { group.tasks.wait(); });
-    (void)group.done.load(std::memory_order_acquire);
+    group.order.take();
   }
 
   Group& group_of(const llvm::ThreadPoolTaskGroup* group) {

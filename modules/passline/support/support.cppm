@@ -335,6 +335,22 @@ inline std::size_t hardware_threads() {
   return threads;
 }
 
+/// The order in which TBB runs work on its threads: after what was done
+/// before the work was handed on, and before what is done once it is taken
+/// back. TBB keeps that order inside a library the sanitizers do not see;
+/// a Handoff states it again with an atomic that ThreadSanitizer checks:
+/// `give()` where work (or its result) is handed on, `take()` where it is
+/// taken up. Each give joins all the ones before it, so one Handoff serves
+/// any number of tasks and stages.
+class Handoff {
+ public:
+  void give() noexcept { count_.fetch_add(1, std::memory_order_release); }
+  void take() const noexcept { (void)count_.load(std::memory_order_acquire); }
+
+ private:
+  std::atomic<std::size_t> count_{0};
+};
+
 /// Calls `visit(i)` for each `i` in [0, count) on up to `threads` threads
 /// (on the caller's alone for 1), in no set order. If calls throw, the
 /// exception of the lowest index is rethrown once all calls are over; calls
@@ -348,15 +364,11 @@ void parallel_for(std::size_t count, std::size_t threads, Visit&& visit) {
   }
   std::vector<std::exception_ptr> errors(count);
   std::atomic<std::size_t> first_failed{count};
-  // TBB orders the tasks' work after what the caller did before, and the
-  // caller's after the tasks', inside a library sanitizers do not see: these
-  // two atomics state the same order where ThreadSanitizer can check it.
-  std::atomic<bool> published{false};
-  std::atomic<std::size_t> finished{0};
-  published.store(true, std::memory_order_release);
+  Handoff order;
+  order.give();
   auto body = [&] {
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, count), [&](const tbb::blocked_range<std::size_t>& range) {
-      (void)published.load(std::memory_order_acquire);
+      order.take();
       for (std::size_t i = range.begin(); i != range.end(); ++i) {
         if (i > first_failed.load(std::memory_order_relaxed)) break;
         try {
@@ -368,7 +380,7 @@ void parallel_for(std::size_t count, std::size_t threads, Visit&& visit) {
           }
         }
       }
-      finished.fetch_add(range.size(), std::memory_order_release);
+      order.give();
     });
   };
   if (threads == hardware_threads()) {
@@ -383,7 +395,7 @@ void parallel_for(std::size_t count, std::size_t threads, Visit&& visit) {
     tbb::task_arena arena(static_cast<int>(threads));
     arena.execute(body);
   }
-  (void)finished.load(std::memory_order_acquire);
+  order.take();
   for (const std::exception_ptr& error : errors) {
     if (error) std::rethrow_exception(error);
   }
