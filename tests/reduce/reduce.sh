@@ -50,11 +50,20 @@ replay() {
   echo $? >"$work/$name.replay.code"
 }
 
+# The hangs' time limit: a second, or five times what the whole pipeline
+# without the hang takes here, where that is longer (a sanitizer's build, a
+# loaded machine), so that only the planted hang runs past it.
+start=$EPOCHREALTIME
+"$opt" "$work/medium.ir" --passes="O3,O2" -o "$work/medium.out.ir" 2>"$work/medium.err" ||
+  fail "the pipeline without the hang: $(cat "$work/medium.err")"
+elapsed_ms=$(( (${EPOCHREALTIME/./} - ${start/./}) / 1000 ))
+limit=$(( elapsed_ms * 5 / 1000 + 1 ))
+
 # The hangs mostly wait (each try that hangs costs the time limit): they run
 # apart, beside the other cases.
 hang_cases() {
   # A hang: each try that runs past the limit still hangs.
-  reduce hang PlantedHang "$work/medium.ir" --reduce=hang --reduce-timeout=1
+  reduce hang PlantedHang "$work/medium.ir" --reduce=hang --reduce-timeout=$limit
   check_reduced hang PlantedHang
   replay hang
   [[ "$(cat "$work/hang.replay.code")" == 124 ]] && ok "hang: the reproducer still hangs" ||
@@ -62,7 +71,7 @@ hang_cases() {
 }
 interrupt_case() {
   # Interrupted, it keeps the best reproducer so far, which still hangs.
-  "$opt" "$work/medium.ir" --load-pass-plugin "$plugin" --passes="O3,PlantedHang,O2" --reduce=hang --reduce-timeout=1 \
+  "$opt" "$work/medium.ir" --load-pass-plugin "$plugin" --passes="O3,PlantedHang,O2" --reduce=hang --reduce-timeout=$limit \
     -o "$work/interrupted.ir" >"$work/interrupted.out" 2>"$work/interrupted.err" &
   pid=$!
   # Interrupted once it has written a smaller reproducer than its input (however
