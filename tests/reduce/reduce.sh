@@ -50,9 +50,9 @@ replay() {
   echo $? >"$work/$name.replay.code"
 }
 
-# The hangs' time limit: a second, or five times what the whole pipeline
-# without the hang takes here, where that is longer (a sanitizer's build, a
-# loaded machine), so that only the planted hang runs past it.
+# The hangs' time limit: five times what the whole pipeline without the
+# hang takes here, in whole seconds, plus one (longer in a sanitizer's build
+# or on a loaded machine), so that only the planted hang runs past it.
 start=$EPOCHREALTIME
 "$opt" "$work/medium.ir" --passes="O3,O2" -o "$work/medium.out.ir" 2>"$work/medium.err" ||
   fail "the pipeline without the hang: $(cat "$work/medium.err")"
