@@ -163,13 +163,15 @@ void register_passes();
                                            const ::mlir::ParserConfig& config, bool implicit_module = true);
 
 /// `op` written as MLIR's printer writes it (`op->print(os, state)` with
-/// an AsmState of `flags` and `resources`), no newline after. Where the
-/// context has threads and `op` is a module, each operation of its body is
-/// printed on them in a state of its own and the module's text joined from
-/// theirs; where that would not be MLIR's text for the whole (an alias, a
-/// distinct attribute, a dialect resource or a mutable type in it, results
-/// at the top level, debug information, the generic form, local scope,
-/// unique SSA ids), MLIR's printer writes the whole.
+/// an AsmState of `flags` and `resources`). Where the context has threads
+/// and `op` is a module, each operation of its body is lent to a module of
+/// its own, which MLIR's printer writes on one of them, and the module's
+/// text is joined from their bodies; where that would not be MLIR's text for
+/// the whole (MLIR writes something outside a module: an alias, a dialect
+/// resource; results at the top level, debug information, the generic form,
+/// local scope, unique SSA ids), MLIR's printer writes the whole. The
+/// operations are back in their places when it returns; no other thread
+/// may use the module meanwhile.
 void write(::mlir::Operation* op, llvm::raw_ostream& os, const ::mlir::OpPrintingFlags& flags = {},
            ::mlir::FallbackAsmResourceMap* resources = nullptr);
 

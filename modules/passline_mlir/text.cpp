@@ -22,11 +22,8 @@ module;
 #include <llvm/Support/SourceMgr.h>
 #include <llvm/Support/raw_ostream.h>
 #include <mlir/Bytecode/BytecodeReader.h>
-#include <mlir/IR/AttrTypeSubElements.h>
-#include <mlir/IR/BuiltinAttributes.h>
 #include <mlir/IR/BuiltinOps.h>
 #include <mlir/IR/Diagnostics.h>
-#include <mlir/IR/OpImplementation.h>
 #include <mlir/IR/Threading.h>
 #include <mlir/IR/Verifier.h>
 #include <mlir/Parser/Parser.h>
@@ -507,78 +504,43 @@ std::string share_buffer(std::string_view text, const Split& split, std::size_t 
 
 namespace {
 
-/// Whether `op` prints alone as it prints inside its module: nothing in it
-/// that MLIR's printer would write as an alias (`#map`), a distinct
-/// attribute (numbered in printing order), a dialect resource (listed at the
-/// end) or a mutable type (recursive types, printed with a stack in the
-/// printer's state). Each attribute and type it holds, with their elements,
-/// is asked once of every dialect's OpAsmDialectInterface, as MLIR's alias
-/// initializer asks it.
-bool prints_alone(::mlir::Operation* op, const ::mlir::DialectInterfaceCollection<::mlir::OpAsmDialectInterface>& asm_interfaces) {
-  std::string unused;
-  llvm::raw_string_ostream alias(unused);
-  ::mlir::AttrTypeWalker walker;
-  auto has_alias = [&](auto symbol) {
-    return llvm::any_of(asm_interfaces, [&](const ::mlir::OpAsmDialectInterface& interface) {
-      return interface.getAlias(symbol, alias) != ::mlir::OpAsmDialectInterface::AliasResult::NoAlias;
-    });
-  };
-  walker.addWalk([&](::mlir::Attribute attribute) {
-    if (::mlir::isa<::mlir::DistinctAttr, ::mlir::DenseResourceElementsAttr>(attribute) || has_alias(attribute)) {
-      return ::mlir::WalkResult::interrupt();
-    }
-    return ::mlir::WalkResult::advance();
-  });
-  walker.addWalk([&](::mlir::Type type) {
-    if (type.hasTrait<::mlir::TypeTrait::IsMutable>() || has_alias(type)) return ::mlir::WalkResult::interrupt();
-    return ::mlir::WalkResult::advance();
-  });
-  auto clean = [&](auto symbol) { return !walker.walk(symbol).wasInterrupted(); };
-  const ::mlir::WalkResult walked = op->walk([&](::mlir::Operation* nested) {
-    bool ok = true;
-    for (::mlir::Type type : nested->getResultTypes()) ok = ok && clean(type);
-    for (::mlir::NamedAttribute attribute : nested->getDiscardableAttrs()) ok = ok && clean(attribute.getValue());
-    for (::mlir::StringAttr name : nested->getName().getAttributeNames()) {
-      if (const std::optional<::mlir::Attribute> inherent = nested->getInherentAttr(name); inherent && *inherent) {
-        ok = ok && clean(*inherent);
-      }
-    }
-    for (::mlir::Region& region : nested->getRegions()) {
-      for (::mlir::Block& block : region) {
-        for (::mlir::BlockArgument argument : block.getArguments()) ok = ok && clean(argument.getType());
-      }
-    }
-    return ok ? ::mlir::WalkResult::advance() : ::mlir::WalkResult::interrupt();
-  });
-  return !walked.wasInterrupted();
+/// MLIR's text of a module that holds nothing MLIR writes outside it (an
+/// alias defined above it, a deferred location alias or file metadata below
+/// it): where the module's `{` ends its first line and its `}` begins its
+/// last, or nothing.
+std::optional<std::pair<std::size_t, std::size_t>> module_braces(std::string_view text) {
+  const std::size_t open = text.find('\n');
+  const std::size_t close = text.rfind('}');
+  if (!(text.starts_with("module ") || text.starts_with("module{")) || open == std::string_view::npos ||
+      text[open - 1] != '{' || close == std::string_view::npos || close <= open || text[close - 1] != '\n' ||
+      text.find_first_not_of(" \n", close + 1) != std::string_view::npos) {
+    return std::nullopt;
+  }
+  return std::pair{open, close};
 }
 
-/// `text`, printed at indentation zero, as its module's body prints it: two
-/// spaces more on each line; nothing where a line past the first begins
-/// where no line the printer indents does (a dialect's printer that wrote a
-/// bare newline).
-std::optional<std::string> indented(std::string_view text) {
-  std::string out;
-  out.reserve(text.size() + text.size() / 16);
-  std::size_t line = 0;
-  for (std::size_t begin = 0; begin <= text.size();) {
-    std::size_t end = text.find('\n', begin);
-    if (end == std::string_view::npos) end = text.size();
-    const std::string_view content = text.substr(begin, end - begin);
-    const bool last = end == text.size();
-    if (line > 0 && !content.empty() && content.front() != ' ' && content.front() != '^' && !last) return std::nullopt;
-    if (!content.empty()) out.append("  ");
-    out.append(content);
-    if (!last) out.push_back('\n');
-    begin = end + 1;
-    ++line;
+/// Puts a module's body back in order, from the modules its operations were
+/// lent to while they printed.
+class Lent {
+ public:
+  explicit Lent(::mlir::Block& body) : body_(body) {}
+  Lent(const Lent&) = delete;
+  Lent& operator=(const Lent&) = delete;
+  ~Lent() {
+    for (::mlir::OwningOpRef<::mlir::ModuleOp>& holder : holders) {
+      body_.getOperations().splice(body_.end(), holder->getBody()->getOperations());
+    }
   }
-  return out;
-}
+  std::vector<::mlir::OwningOpRef<::mlir::ModuleOp>> holders;
+
+ private:
+  ::mlir::Block& body_;
+};
 
 /// The module printed with each operation of its body printed on the
-/// context's threads in a state of its own, or nothing where that would not
-/// be what MLIR's printer writes for the whole.
+/// context's threads, in a module of its own that MLIR's printer writes
+/// whole (its aliases chosen by MLIR's own alias initializer), or nothing
+/// where that would not be what MLIR's printer writes for the whole.
 std::optional<std::string> write_in_shares(::mlir::ModuleOp module, const ::mlir::OpPrintingFlags& flags,
                                            ::mlir::FallbackAsmResourceMap* resources) {
   ::mlir::MLIRContext& context = *module->getContext();
@@ -590,48 +552,52 @@ std::optional<std::string> write_in_shares(::mlir::ModuleOp module, const ::mlir
   if (resources != nullptr && !resources->getPrinters().empty()) return std::nullopt;
   ::mlir::Block& body = *module.getBody();
   if (body.getOperations().size() < 2 || body.getNumArguments() != 0) return std::nullopt;
-  std::vector<::mlir::Operation*> operations;
   for (::mlir::Operation& op : body) {
     if (op.getNumResults() != 0) return std::nullopt;
-    operations.push_back(&op);
   }
   // The whole is printed in the generic form when it does not verify.
   if (!flags.shouldAssumeVerified() && ::mlir::failed(::mlir::verify(module))) return std::nullopt;
-  const ::mlir::DialectInterfaceCollection<::mlir::OpAsmDialectInterface> asm_interfaces(&context);
-  ::mlir::OwningOpRef<::mlir::Operation*> alone = module->cloneWithoutRegions();
-  if (!prints_alone(alone.get(), asm_interfaces)) return std::nullopt;
-  std::vector<std::optional<std::string>> printed(operations.size());
   const ::mlir::OpPrintingFlags verified = ::mlir::OpPrintingFlags(flags).assumeVerified();
-  const ::mlir::LogicalResult wrote = ::mlir::failableParallelForEachN(&context, 0, operations.size(), [&](std::size_t i) {
-    if (!prints_alone(operations[i], asm_interfaces)) return ::mlir::failure();
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    ::mlir::AsmState state(operations[i], verified);
-    operations[i]->print(os, state);
-    os.flush();
-    printed[i] = indented(text);
-    return ::mlir::success(printed[i].has_value());
-  });
-  if (::mlir::failed(wrote)) return std::nullopt;
   // The module around them: printed with no body (`module attributes {...} {`
   // then `}`), the body's operations written in between.
   std::string around;
-  llvm::raw_string_ostream os(around);
-  ::mlir::AsmState state(alone.get(), verified);
-  alone->print(os, state);
-  os.flush();
-  const std::size_t close = around.rfind('}');
-  if (close == std::string::npos || close == 0 || around[close - 1] != '\n') return std::nullopt;
+  {
+    llvm::raw_string_ostream os(around);
+    ::mlir::OwningOpRef<::mlir::Operation*> alone = module->cloneWithoutRegions();
+    ::mlir::AsmState state(alone.get(), verified);
+    alone->print(os, state);
+  }
+  const std::optional<std::pair<std::size_t, std::size_t>> braces = module_braces(around);
+  if (!braces) return std::nullopt;
+  // Each operation lent to a module of its own while it prints, and put
+  // back in its place whatever happens.
+  Lent lent(body);
+  lent.holders.reserve(body.getOperations().size());
+  while (!body.empty()) {
+    ::mlir::OwningOpRef<::mlir::ModuleOp> holder = ::mlir::ModuleOp::create(module.getLoc());
+    holder->getBody()->getOperations().splice(holder->getBody()->end(), body.getOperations(), body.begin());
+    lent.holders.push_back(std::move(holder));
+  }
+  std::vector<std::string> printed(lent.holders.size());
+  const ::mlir::LogicalResult wrote = ::mlir::failableParallelForEachN(&context, 0, printed.size(), [&](std::size_t i) {
+    llvm::raw_string_ostream os(printed[i]);
+    ::mlir::AsmState state(lent.holders[i].get(), verified);
+    lent.holders[i]->print(os, state);
+    os.flush();
+    const std::optional<std::pair<std::size_t, std::size_t>> inner = module_braces(printed[i]);
+    if (!inner) return ::mlir::failure();
+    printed[i].erase(inner->second);
+    printed[i].erase(0, inner->first + 1);
+    return ::mlir::success();
+  });
+  if (::mlir::failed(wrote)) return std::nullopt;
   std::size_t size = around.size();
-  for (const std::optional<std::string>& text : printed) size += text->size() + 1;
+  for (const std::string& text : printed) size += text.size();
   std::string out;
   out.reserve(size);
-  out.append(around, 0, close);
-  for (const std::optional<std::string>& text : printed) {
-    out.append(*text);
-    out.push_back('\n');
-  }
-  out.append(around, close);
+  out.append(around, 0, braces->second);
+  for (const std::string& text : printed) out.append(text);
+  out.append(around, braces->second, std::string::npos);
   return out;
 }
 
