@@ -166,12 +166,12 @@ void register_passes();
 /// an AsmState of `flags` and `resources`). Where the context has threads
 /// and `op` is a module, each operation of its body is lent to a module of
 /// its own, which MLIR's printer writes on one of them, and the module's
-/// text is joined from their bodies; where that would not be MLIR's text for
-/// the whole (MLIR writes something outside a module: an alias, a dialect
-/// resource; results at the top level, debug information, the generic form,
-/// local scope, unique SSA ids), MLIR's printer writes the whole. The
-/// operations are back in their places when it returns; no other thread
-/// may use the module meanwhile.
+/// text is joined from their bodies, their aliases (`#map`, debug
+/// information's `#loc`) named as MLIR names them in the whole; where the
+/// text cannot tell what MLIR would write (docs/mlir.md lists when: a
+/// distinct attribute, a dialect resource, the generic form, ...), MLIR's
+/// printer writes the whole. The operations are back in their places when
+/// it returns; no other thread may use the module meanwhile.
 void write(::mlir::Operation* op, llvm::raw_ostream& os, const ::mlir::OpPrintingFlags& flags = {},
            ::mlir::FallbackAsmResourceMap* resources = nullptr);
 

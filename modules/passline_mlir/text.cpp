@@ -6,6 +6,10 @@
 module;
 
 #include <algorithm>
+#include <charconv>
+#include <cstdint>
+#include <deque>
+#include <tuple>
 #include <atomic>
 #include <cctype>
 #include <cstddef>
@@ -18,11 +22,16 @@ module;
 #include <utility>
 #include <vector>
 
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/DenseSet.h>
+#include <llvm/ADT/Hashing.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/SourceMgr.h>
 #include <llvm/Support/raw_ostream.h>
 #include <mlir/Bytecode/BytecodeReader.h>
+#include <mlir/IR/AttrTypeSubElements.h>
 #include <mlir/IR/BuiltinOps.h>
+#include <mlir/IR/OpImplementation.h>
 #include <mlir/IR/Diagnostics.h>
 #include <mlir/IR/Threading.h>
 #include <mlir/IR/Verifier.h>
@@ -504,20 +513,396 @@ std::string share_buffer(std::string_view text, const Split& split, std::size_t 
 
 namespace {
 
-/// MLIR's text of a module that holds nothing MLIR writes outside it (an
-/// alias defined above it, a deferred location alias or file metadata below
-/// it): where the module's `{` ends its first line and its `}` begins its
-/// last, or nothing.
-std::optional<std::pair<std::size_t, std::size_t>> module_braces(std::string_view text) {
-  const std::size_t open = text.find('\n');
-  const std::size_t close = text.rfind('}');
-  if (!(text.starts_with("module ") || text.starts_with("module{")) || open == std::string_view::npos ||
-      text[open - 1] != '{' || close == std::string_view::npos || close <= open || text[close - 1] != '\n' ||
-      text.find_first_not_of(" \n", close + 1) != std::string_view::npos) {
+bool is_alias_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+bool is_alias_char(char c) { return is_alias_start(c) || (c >= '0' && c <= '9') || c == '$' || c == '-' || c == '.'; }
+bool is_definition(std::string_view line) { return line.starts_with('#') || line.starts_with('!'); }
+
+/// Calls `name(at, size)` for each name of an alias in `text`: `#x` or `!x`
+/// outside strings, as MLIR's lexer reads a name.
+template <class Name>
+void for_each_alias_name(std::string_view text, Name&& name) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '"') {
+      for (++i; i < text.size() && text[i] != '"'; ++i) i += text[i] == '\\' ? 1 : 0;
+      continue;
+    }
+    if ((c == '#' || c == '!') && i + 1 < text.size() && is_alias_start(text[i + 1])) {
+      std::size_t end = i + 2;
+      while (end < text.size() && is_alias_char(text[end])) ++end;
+      name(i, end - i);
+      i = end - 1;
+    }
+  }
+}
+
+constexpr std::uint32_t none = ~std::uint32_t{0};
+
+/// A module as MLIR's printer writes it at the top: the aliases it defines
+/// above the module and, deferred, below it, each `TOKEN = DEFINITION` on a
+/// line of its own, in the order MLIR's alias initializer sorts them; the
+/// module's first and last lines, and the lines of its body between.
+struct Printed {
+  struct Alias {
+    std::string_view definition;  // what follows ` = `
+    std::string_view name;        // `loc` of `#loc12`: MLIR's alias names end in no digit
+    std::uint32_t number;         // 12 of `#loc12`; none is 0
+    bool type;                    // `!x`, not `#x`
+    bool deferred;                // defined below the module
+    bool leaf = true;             // names no alias of the module
+    std::size_t hash = 0;         // a leaf's: of its identity
+    const void* identity = nullptr;  // the attribute or type, where it is no location
+    std::uint32_t symbol = none;  // in the merged aliases
+
+    /// A location (`#loc3 = loc(...)`, without metadata): its text is its
+    /// identity, as no two locations print alike.
+    bool location() const {
+      return !type && name == "loc" && definition.starts_with("loc(") && definition.find("fused<") == std::string_view::npos;
+    }
+  };
+  std::vector<Alias> aliases;
+  std::string_view header;  // `module attributes {...} {`
+  std::string_view body;    // every line between, each with its newline
+  std::string_view close;   // `}`, with the module's location
+  /// Each name's aliases by their number.
+  std::vector<std::pair<std::string_view, std::vector<std::uint32_t>>> names;
+
+  /// The alias `token` (`#loc12`) names, or `none`.
+  std::uint32_t find(std::string_view token) const {
+    std::size_t end = token.size();
+    while (end > 1 && token[end - 1] >= '0' && token[end - 1] <= '9') --end;
+    const std::string_view name = token.substr(1, end - 1);
+    std::uint32_t number = 0;
+    if (end < token.size() && (token[end] == '0' || std::from_chars(token.data() + end, token.data() + token.size(), number).ec != std::errc())) {
+      return none;
+    }
+    for (const auto& [known, numbered] : names) {
+      if (known != name) continue;
+      if (number >= numbered.size() || numbered[number] == none) return none;
+      const std::uint32_t found = numbered[number];
+      return aliases[found].type == (token.front() == '!') ? found : none;
+    }
+    return none;
+  }
+};
+
+/// `text` read as `Printed`, or nothing where it is not that shape (file
+/// metadata below the module, a line of the body that a dialect's printer
+/// began at its first column).
+std::optional<Printed> read_printed(std::string_view text) {
+  Printed printed;
+  auto definition = [&](std::string_view line, bool deferred) {
+    std::size_t end = 1;
+    while (end < line.size() && is_alias_char(line[end]) && line[end] != '.') ++end;
+    if (end == 1 || !is_alias_start(line[1]) || line.substr(end, 3) != " = " || line.size() == end + 3) return false;
+    std::size_t digits = end;
+    while (line[digits - 1] >= '0' && line[digits - 1] <= '9') --digits;
+    std::uint32_t number = 0;
+    if (digits < end && (line[digits] == '0' || std::from_chars(line.data() + digits, line.data() + end, number).ec != std::errc())) {
+      return false;
+    }
+    printed.aliases.push_back({.definition = line.substr(end + 3), .name = line.substr(1, digits - 1), .number = number,
+                               .type = line.front() == '!', .deferred = deferred});
+    return true;
+  };
+  std::size_t begin = 0;  // of the first line not read
+  for (;;) {
+    const std::size_t end = text.find('\n', begin);
+    if (end == std::string_view::npos) return std::nullopt;
+    const std::string_view line = text.substr(begin, end - begin);
+    begin = end + 1;
+    if (!is_definition(line)) {
+      printed.header = line;
+      break;
+    }
+    if (!definition(line, false)) return std::nullopt;
+  }
+  std::size_t end = text.size();  // of the last line not read, with its newline
+  if (!text.ends_with('\n')) return std::nullopt;
+  const std::size_t deferred = printed.aliases.size();
+  for (;;) {
+    if (end < begin + 2) return std::nullopt;
+    const std::size_t line_begin = text.rfind('\n', end - 2) + 1;  // npos + 1 is 0
+    if (line_begin < begin) return std::nullopt;
+    const std::string_view line = text.substr(line_begin, end - 1 - line_begin);
+    end = line_begin;
+    if (!is_definition(line)) {
+      printed.close = line;
+      break;
+    }
+    if (!definition(line, true)) return std::nullopt;
+  }
+  std::reverse(printed.aliases.begin() + static_cast<std::ptrdiff_t>(deferred), printed.aliases.end());
+  if (!printed.header.starts_with("module") || !printed.header.ends_with('{') || !printed.close.starts_with('}')) {
     return std::nullopt;
   }
-  return std::pair{open, close};
+  printed.body = text.substr(begin, end - begin);
+  for (std::size_t at = 0; at < printed.body.size();) {
+    if (printed.body[at] != ' ' && printed.body[at] != '\n') return std::nullopt;
+    const std::size_t line_end = printed.body.find('\n', at);
+    if (line_end == std::string_view::npos) return std::nullopt;
+    at = line_end + 1;
+  }
+  for (std::uint32_t i = 0; i < printed.aliases.size(); ++i) {
+    const Printed::Alias& alias = printed.aliases[i];
+    auto named = std::ranges::find(printed.names, alias.name, &std::pair<std::string_view, std::vector<std::uint32_t>>::first);
+    if (named == printed.names.end()) named = printed.names.insert(named, {alias.name, {}});
+    if (named->second.size() <= alias.number) named->second.resize(alias.number + 1, none);
+    if (named->second[alias.number] != none) return std::nullopt;
+    named->second[alias.number] = i;
+  }
+  for (Printed::Alias& alias : printed.aliases) {
+    for_each_alias_name(alias.definition, [&](std::size_t at, std::size_t size) {
+      alias.leaf = alias.leaf && printed.find(alias.definition.substr(at, size)) == none;
+    });
+    if (alias.leaf && alias.location()) alias.hash = llvm::hash_value(llvm::StringRef(alias.definition));
+  }
+  return printed;
 }
+
+/// Finds what each alias of `printed` that is no location names among the
+/// attributes and types of `op` that a dialect names (asked as MLIR's alias
+/// initializer asks, each printed alone as MLIR defines it): the one
+/// printed as its definition. False where there is not one such (two
+/// print alike, or one hides from MLIR's walk of sub-elements), where one
+/// is mutable (MLIR writes it without the aliases in it), and where `op`
+/// has an opaque location (which prints as the location it falls back to).
+bool identify(Printed& printed, ::mlir::Operation* op, const ::mlir::OpPrintingFlags& flags,
+              const ::mlir::DialectInterfaceCollection<::mlir::OpAsmDialectInterface>& interfaces) {
+  if (flags.shouldPrintDebugInfo()) {
+    auto opaque = [](::mlir::Location location) {
+      return location->walk([](::mlir::Location inner) {
+        return ::mlir::isa<::mlir::OpaqueLoc>(inner) ? ::mlir::WalkResult::interrupt() : ::mlir::WalkResult::advance();
+      }).wasInterrupted();
+    };
+    const ::mlir::WalkResult walked = op->walk([&](::mlir::Operation* nested) {
+      bool found = opaque(nested->getLoc());
+      for (::mlir::Region& region : nested->getRegions()) {
+        for (::mlir::Block& block : region) {
+          for (::mlir::BlockArgument argument : block.getArguments()) found = found || opaque(argument.getLoc());
+        }
+      }
+      return found ? ::mlir::WalkResult::interrupt() : ::mlir::WalkResult::advance();
+    });
+    if (walked.wasInterrupted()) return false;
+  }
+  if (std::ranges::all_of(printed.aliases, &Printed::Alias::location)) return true;
+  std::unordered_map<std::string, std::pair<const void*, std::size_t>> named;  // text: symbol, how many
+  llvm::DenseSet<const void*> seen;
+  bool mutable_named = false;
+  std::string unused;
+  llvm::raw_string_ostream alias_name(unused);
+  ::mlir::AsmState state(op->getContext(), flags);
+  auto record = [&](auto symbol, bool is_mutable) {
+    if (!seen.insert(symbol.getAsOpaquePointer()).second) return;
+    const bool aliased = llvm::any_of(interfaces, [&](const ::mlir::OpAsmDialectInterface& interface) {
+      return interface.getAlias(symbol, alias_name) != ::mlir::OpAsmDialectInterface::AliasResult::NoAlias;
+    });
+    if (!aliased) return;
+    mutable_named = mutable_named || is_mutable;
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    symbol.print(os, state);
+    os.flush();
+    auto& [symbol_of_text, count] = named[std::move(text)];
+    symbol_of_text = symbol.getAsOpaquePointer();
+    ++count;
+  };
+  ::mlir::AttrTypeWalker walker;
+  walker.addWalk([&](::mlir::Attribute attribute) { record(attribute, attribute.hasTrait<::mlir::AttributeTrait::IsMutable>()); });
+  walker.addWalk([&](::mlir::Type type) { record(type, type.hasTrait<::mlir::TypeTrait::IsMutable>()); });
+  op->walk([&](::mlir::Operation* nested) {
+    for (::mlir::Type type : nested->getResultTypes()) walker.walk(type);
+    for (::mlir::NamedAttribute attribute : nested->getAttrs()) walker.walk(attribute.getValue());
+    if (const std::optional<::mlir::Attribute> properties = nested->getPropertiesAsAttribute(); properties && *properties) {
+      walker.walk(*properties);
+    }
+    for (::mlir::Region& region : nested->getRegions()) {
+      for (::mlir::Block& block : region) {
+        for (::mlir::BlockArgument argument : block.getArguments()) walker.walk(argument.getType());
+      }
+    }
+  });
+  if (mutable_named) return false;
+  for (Printed::Alias& alias : printed.aliases) {
+    if (alias.location()) continue;
+    const auto found = named.find(std::string(alias.definition));
+    if (!alias.leaf || found == named.end() || found->second.second != 1) return false;
+    alias.identity = found->second.first;
+    alias.hash = llvm::hash_value(alias.identity);
+  }
+  return true;
+}
+
+/// The aliases of modules printed apart, as MLIR's printer names them when
+/// it prints them as one: each alias is one symbol (its definition, with the
+/// aliases it names as symbols), ordered as MLIR's alias initializer orders
+/// them (by depth, types first, by name, then in the order the printer
+/// meets them: the modules' order, and each module's own order among those
+/// alike), numbered by name in that order, and deferred where every module
+/// that names it defers it. A depth is known from the text only where an
+/// alias names none (one), or is a location (`loc(...)`, without metadata)
+/// that names locations only (one more than theirs): anything else, or two
+/// aliases alike in one module, makes `add` fail.
+class MergedAliases {
+ public:
+  explicit MergedAliases(std::vector<std::optional<Printed>>& modules) : modules_(modules) {
+    std::size_t aliases = 0;
+    for (const std::optional<Printed>& printed : modules) aliases += printed->aliases.size();
+    symbols_.reserve(aliases);
+    by_hash_.reserve(static_cast<unsigned>(aliases));
+  }
+
+  bool add(std::uint32_t module) {
+    Printed& printed = *modules_[module];
+    for (std::uint32_t i = 0; i < printed.aliases.size(); ++i) {
+      if (symbol_of(module, i, printed.aliases.size()) == none) return false;
+    }
+    return true;
+  }
+
+  /// Numbers the symbols as MLIR's printer does.
+  void number() {
+    for (auto& [key, members] : groups_) {
+      std::ranges::sort(members, [this](std::uint32_t a, std::uint32_t b) {
+        return std::pair(symbols_[a].module, alias(a).number) < std::pair(symbols_[b].module, alias(b).number);
+      });
+    }
+    std::ranges::sort(groups_, [](const auto& a, const auto& b) {
+      const auto& [x, y] = std::pair(a.first, b.first);
+      return std::tie(x.depth, y.type, x.name) < std::tie(y.depth, x.type, y.name);
+    });
+    std::vector<std::pair<std::string_view, std::uint32_t>> counts;
+    for (auto& [key, members] : groups_) {
+      auto count = std::ranges::find(counts, key.name, &std::pair<std::string_view, std::uint32_t>::first);
+      if (count == counts.end()) count = counts.insert(count, {key.name, 0});
+      for (std::uint32_t symbol : members) symbols_[symbol].number = count->second++;
+    }
+  }
+
+  bool empty() const { return symbols_.empty(); }
+
+  /// Appends `text` of `module` to `out`, each of its aliases' names as the
+  /// merged symbol's.
+  void rename_into(std::string& out, std::string_view text, std::uint32_t module) const {
+    const Printed& printed = *modules_[module];
+    std::size_t copied = 0;
+    for_each_alias_name(text, [&](std::size_t at, std::size_t size) {
+      const std::uint32_t found = printed.find(text.substr(at, size));
+      if (found == none) return;
+      out.append(text.substr(copied, at - copied));
+      token_into(out, printed.aliases[found].symbol);
+      copied = at + size;
+    });
+    out.append(text.substr(copied));
+  }
+
+  /// The definitions, deferred or not, in MLIR's order, each on a line.
+  void definitions_into(std::string& out, bool deferred) const {
+    for (const auto& [key, members] : groups_) {
+      for (std::uint32_t symbol : members) {
+        if (symbols_[symbol].deferred != deferred) continue;
+        token_into(out, symbol);
+        out.append(" = ");
+        if (alias(symbol).leaf) {
+          out.append(alias(symbol).definition);
+        } else {
+          rename_into(out, alias(symbol).definition, symbols_[symbol].module);
+        }
+        out.push_back('\n');
+      }
+    }
+  }
+
+ private:
+  struct Symbol {
+    std::uint32_t module;  // the first that names it, and its alias there
+    std::uint32_t local;
+    std::uint32_t depth;
+    bool deferred;
+    std::string_view key;  // the definition, with the symbols it names
+    std::uint32_t seen_in;  // the last module that named it
+    std::uint32_t number = 0;
+  };
+  struct Group {
+    std::uint32_t depth;
+    bool type;
+    std::string_view name;
+    bool operator==(const Group&) const = default;
+  };
+
+  const Printed::Alias& alias(std::uint32_t symbol) const {
+    return modules_[symbols_[symbol].module]->aliases[symbols_[symbol].local];
+  }
+
+  void token_into(std::string& out, std::uint32_t symbol) const {
+    const Printed::Alias& first = alias(symbol);
+    out.push_back(first.type ? '!' : '#');
+    out.append(first.name);
+    if (symbols_[symbol].number > 0) out.append(std::to_string(symbols_[symbol].number));
+  }
+
+  /// The symbol of alias `i` of `module`, after those its definition names
+  /// (which have a lower depth); `none` where its depth is not known.
+  std::uint32_t symbol_of(std::uint32_t module, std::uint32_t i, std::size_t depth_left) {
+    Printed& printed = *modules_[module];
+    Printed::Alias& local = printed.aliases[i];
+    if (local.symbol != none) return local.symbol;
+    std::uint32_t depth = 1;
+    std::string_view key = local.location() ? local.definition : std::string_view();
+    if (!local.leaf) {
+      if (!local.location() || depth_left == 0) return none;
+      std::string& made = keys_.emplace_back();
+      std::size_t copied = 0;
+      bool known = true;
+      for_each_alias_name(local.definition, [&](std::size_t at, std::size_t size) {
+        const std::uint32_t found = printed.find(local.definition.substr(at, size));
+        if (found == none || !known) return;
+        const std::uint32_t inner = symbol_of(module, found, depth_left - 1);
+        if (inner == none) {
+          known = false;
+          return;
+        }
+        depth = std::max(depth, symbols_[inner].depth + 1);
+        made.append(local.definition.substr(copied, at - copied));
+        made += '\x01' + std::to_string(inner) + '\x02';
+        copied = at + size;
+      });
+      if (!known) return none;
+      made.append(local.definition.substr(copied));
+      key = made;
+    }
+    const Group group{.depth = depth, .type = local.type, .name = local.name};
+    std::uint64_t hash = local.leaf ? local.hash : static_cast<std::size_t>(llvm::hash_value(llvm::StringRef(key)));
+    hash = std::min(hash, ~std::uint64_t{0} - 2);  // not the map's empty or erased key
+    const auto [found, made] = by_hash_.try_emplace(hash, static_cast<std::uint32_t>(symbols_.size()));
+    if (made) {
+      auto members = std::ranges::find(groups_, group, &std::pair<Group, std::vector<std::uint32_t>>::first);
+      if (members == groups_.end()) members = groups_.insert(members, {group, {}});
+      members->second.push_back(found->second);
+      symbols_.push_back(Symbol{.module = module, .local = i, .depth = depth, .deferred = local.deferred, .key = key,
+                                .seen_in = module});
+    } else {
+      Symbol& symbol = symbols_[found->second];
+      const Printed::Alias& first = alias(found->second);
+      // A hash alike for another alias, or two aliases alike in one module.
+      if (symbol.key != key || first.identity != local.identity || symbol.depth != depth || first.type != local.type ||
+          first.name != local.name || symbol.seen_in == module) {
+        return none;
+      }
+      symbol.seen_in = module;
+      symbol.deferred = symbol.deferred && local.deferred;
+    }
+    local.symbol = found->second;
+    return local.symbol;
+  }
+
+  std::vector<std::optional<Printed>>& modules_;
+  std::vector<Symbol> symbols_;
+  llvm::DenseMap<std::uint64_t, std::uint32_t> by_hash_;
+  std::deque<std::string> keys_;  // of the symbols that name others
+  std::vector<std::pair<Group, std::vector<std::uint32_t>>> groups_;
+};
 
 /// Puts a module's body back in order, from the modules its operations were
 /// lent to while they printed.
@@ -537,68 +922,82 @@ class Lent {
   ::mlir::Block& body_;
 };
 
-/// The module printed with each operation of its body printed on the
+/// Writes the module to `os` with each operation of its body printed on the
 /// context's threads, in a module of its own that MLIR's printer writes
-/// whole (its aliases chosen by MLIR's own alias initializer), or nothing
+/// whole (its aliases chosen by MLIR's own alias initializer), their aliases
+/// named as MLIR names them in the whole; or writes nothing and returns false
 /// where that would not be what MLIR's printer writes for the whole.
-std::optional<std::string> write_in_shares(::mlir::ModuleOp module, const ::mlir::OpPrintingFlags& flags,
-                                           ::mlir::FallbackAsmResourceMap* resources) {
+bool write_in_shares(::mlir::ModuleOp module, llvm::raw_ostream& os, const ::mlir::OpPrintingFlags& flags,
+                     ::mlir::FallbackAsmResourceMap* resources) {
   ::mlir::MLIRContext& context = *module->getContext();
-  if (!context.isMultithreadingEnabled() || context.getNumThreads() < 2 || module->getParentOp() != nullptr) return std::nullopt;
-  if (flags.shouldPrintGenericOpForm() || flags.shouldPrintDebugInfo() || flags.shouldUseLocalScope() ||
+  if (!context.isMultithreadingEnabled() || context.getNumThreads() < 2 || module->getParentOp() != nullptr) return false;
+  if (flags.shouldPrintGenericOpForm() || flags.shouldPrintDebugInfoPrettyForm() || flags.shouldPrintValueUsers() || flags.shouldUseLocalScope() ||
       flags.shouldSkipRegions() || flags.shouldPrintUniqueSSAIDs()) {
-    return std::nullopt;
+    return false;
   }
-  if (resources != nullptr && !resources->getPrinters().empty()) return std::nullopt;
+  if (resources != nullptr && !resources->getPrinters().empty()) return false;
   ::mlir::Block& body = *module.getBody();
-  if (body.getOperations().size() < 2 || body.getNumArguments() != 0) return std::nullopt;
+  if (body.getOperations().size() < 2 || body.getNumArguments() != 0) return false;
   for (::mlir::Operation& op : body) {
-    if (op.getNumResults() != 0) return std::nullopt;
+    if (op.getNumResults() != 0) return false;
   }
   // The whole is printed in the generic form when it does not verify.
-  if (!flags.shouldAssumeVerified() && ::mlir::failed(::mlir::verify(module))) return std::nullopt;
+  if (!flags.shouldAssumeVerified() && ::mlir::failed(::mlir::verify(module))) return false;
   const ::mlir::OpPrintingFlags verified = ::mlir::OpPrintingFlags(flags).assumeVerified();
-  // The module around them: printed with no body (`module attributes {...} {`
-  // then `}`), the body's operations written in between.
-  std::string around;
-  {
-    llvm::raw_string_ostream os(around);
-    ::mlir::OwningOpRef<::mlir::Operation*> alone = module->cloneWithoutRegions();
-    ::mlir::AsmState state(alone.get(), verified);
-    alone->print(os, state);
-  }
-  const std::optional<std::pair<std::size_t, std::size_t>> braces = module_braces(around);
-  if (!braces) return std::nullopt;
-  // Each operation lent to a module of its own while it prints, and put
-  // back in its place whatever happens.
+  // The module around them, printed first with no body (its header, then
+  // its `}`), and each operation lent to a module of its own while it
+  // prints, put back in its place whatever happens.
   Lent lent(body);
-  lent.holders.reserve(body.getOperations().size());
+  lent.holders.push_back(::mlir::cast<::mlir::ModuleOp>(module->cloneWithoutRegions()));
+  lent.holders.front()->getRegion().emplaceBlock();
   while (!body.empty()) {
     ::mlir::OwningOpRef<::mlir::ModuleOp> holder = ::mlir::ModuleOp::create(module.getLoc());
     holder->getBody()->getOperations().splice(holder->getBody()->end(), body.getOperations(), body.begin());
     lent.holders.push_back(std::move(holder));
   }
-  std::vector<std::string> printed(lent.holders.size());
-  const ::mlir::LogicalResult wrote = ::mlir::failableParallelForEachN(&context, 0, printed.size(), [&](std::size_t i) {
-    llvm::raw_string_ostream os(printed[i]);
-    ::mlir::AsmState state(lent.holders[i].get(), verified);
-    lent.holders[i]->print(os, state);
-    os.flush();
-    const std::optional<std::pair<std::size_t, std::size_t>> inner = module_braces(printed[i]);
-    if (!inner) return ::mlir::failure();
-    printed[i].erase(inner->second);
-    printed[i].erase(0, inner->first + 1);
-    return ::mlir::success();
-  });
-  if (::mlir::failed(wrote)) return std::nullopt;
-  std::size_t size = around.size();
-  for (const std::string& text : printed) size += text.size();
-  std::string out;
-  out.reserve(size);
-  out.append(around, 0, braces->second);
-  for (const std::string& text : printed) out.append(text);
-  out.append(around, braces->second, std::string::npos);
-  return out;
+  const ::mlir::DialectInterfaceCollection<::mlir::OpAsmDialectInterface> interfaces(&context);
+  std::vector<std::string> texts(lent.holders.size());
+  std::vector<std::optional<Printed>> printed(texts.size());
+  if (::mlir::failed(::mlir::failableParallelForEachN(&context, 0, texts.size(), [&](std::size_t i) {
+        llvm::raw_string_ostream os(texts[i]);
+        os.SetBufferSize(1 << 16);
+        ::mlir::AsmState state(lent.holders[i].get(), verified);
+        lent.holders[i]->print(os, state);
+        os.flush();
+        // A distinct attribute is numbered in the order its printer meets it.
+        if (texts[i].find("distinct[") != std::string::npos) return ::mlir::failure();
+        printed[i] = read_printed(texts[i]);
+        return ::mlir::success(printed[i] && identify(*printed[i], lent.holders[i].get(), verified, interfaces));
+      }))) {
+    return false;
+  }
+  MergedAliases aliases(printed);
+  for (std::uint32_t i = 0; i < printed.size(); ++i) {
+    if (!aliases.add(i)) return false;
+  }
+  aliases.number();
+  // Each body with its aliases renamed, on the threads.
+  std::vector<std::string> bodies;
+  if (!aliases.empty()) {
+    bodies.resize(printed.size());
+    ::mlir::parallelFor(&context, 1, bodies.size(), [&](std::size_t i) {
+      bodies[i].reserve(printed[i]->body.size());
+      aliases.rename_into(bodies[i], printed[i]->body, static_cast<std::uint32_t>(i));
+    });
+  }
+  const Printed& around = *printed.front();
+  std::string piece;
+  aliases.definitions_into(piece, /*deferred=*/false);
+  aliases.rename_into(piece, around.header, 0);
+  piece.push_back('\n');
+  os << piece;
+  for (std::size_t i = 1; i < printed.size(); ++i) os << (bodies.empty() ? printed[i]->body : bodies[i]);
+  piece.clear();
+  aliases.rename_into(piece, around.close, 0);
+  piece.push_back('\n');
+  aliases.definitions_into(piece, /*deferred=*/true);
+  os << piece;
+  return true;
 }
 
 }  // namespace
@@ -606,10 +1005,7 @@ std::optional<std::string> write_in_shares(::mlir::ModuleOp module, const ::mlir
 void write(::mlir::Operation* op, llvm::raw_ostream& os, const ::mlir::OpPrintingFlags& flags,
            ::mlir::FallbackAsmResourceMap* resources) {
   if (auto module = ::mlir::dyn_cast<::mlir::ModuleOp>(op)) {
-    if (const std::optional<std::string> text = write_in_shares(module, flags, resources)) {
-      os << *text;
-      return;
-    }
+    if (write_in_shares(module, os, flags, resources)) return;
   }
   ::mlir::AsmState state(op, flags, /*locationMap=*/nullptr, resources);
   op->print(os, state);

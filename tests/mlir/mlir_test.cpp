@@ -205,12 +205,13 @@ std::tuple<std::string, std::string, std::string> read_and_write(const std::stri
     const mlir::OpPrintingFlags with_locations = mlir::OpPrintingFlags().enableDebugInfo();
     if (on_threads) {
       passline::mlir::write(op.get(), plain_os);
+      passline::mlir::write(op.get(), located_os, with_locations);
     } else {
       mlir::AsmState state(op.get());
       op.get()->print(plain_os, state);
+      mlir::AsmState located_state(op.get(), with_locations);
+      op.get()->print(located_os, located_state);
     }
-    mlir::AsmState state(op.get(), with_locations);
-    op.get()->print(located_os, state);
   }
   return {diagnostics, plain, located};
 }
@@ -250,7 +251,25 @@ func.func @g(%i: index) -> index {
   // does not give it to MLIR's walk of sub-elements.
   const std::string printed_alias =
       "\"test.op\"() {test.entry = #dlti.dl_entry<\"test.id\", affine_map<(d0) -> (d0)>>} : () -> ()\n" + plain_only;
-  for (const std::string& text : {functions, module, plain_only, error, unused_alias_error, printed_alias}) {
+  // Aliases that several functions share and some alone use, in order of
+  // depth (nested locations), and a block argument's location, defined above
+  // the module: each function's names renumbered for the whole.
+  const std::string aliased = R"(#a = loc("a.mlir":1:1)
+#b = loc("b.mlir":2:2)
+func.func @f(%i: index loc("arg.mlir":3:3)) -> index {
+  %0 = affine.apply affine_map<(d0) -> (d0 + 1)>(%i) loc(callsite(#a at #b))
+  return %0 : index loc(fused[#a, #b])
+}
+func.func @g(%i: index) -> index {
+  %0 = affine.apply affine_map<(d0) -> (d0 * 2)>(%i) loc("named"(#b))
+  %1 = affine.apply affine_map<(d0) -> (d0 + 1)>(%0) loc(#a)
+  return %1 : index loc(callsite("named"(#b) at callsite(#a at #b)))
+}
+func.func @h(%m: memref<4xf32, affine_map<(d0) -> (d0 + 3)>>) {
+  return loc(unknown)
+}
+)";
+  for (const std::string& text : {functions, module, plain_only, error, unused_alias_error, printed_alias, aliased}) {
     const auto whole = read_and_write(text, false);
     const auto shares = read_and_write(text, true);
     EXPECT_EQ(std::get<0>(shares), std::get<0>(whole)) << text;
