@@ -2,7 +2,8 @@
 // passline::mlir::read on a context with two threads gives what MLIR's
 // parser gives reading them whole on one: the same diagnostics, word for
 // word, or a module; and passline::mlir::write prints that module on the
-// threads as MLIR's printer prints it.
+// threads as MLIR's printer prints it, plainly and with its locations (each
+// an alias: the operations' aliases merged as MLIR names them).
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -21,10 +22,12 @@ import passline.mlir;
 
 namespace {
 
-/// What reading gave: the diagnostics, and the module printed.
+/// What reading gave: the diagnostics, and the module printed plainly and
+/// with its locations.
 struct Read {
   std::string diagnostics;
   std::string printed;
+  std::string located;
 };
 
 Read read(std::string_view text, bool on_threads) {
@@ -44,11 +47,16 @@ Read read(std::string_view text, bool on_threads) {
                                                             : mlir::parseSourceFileForTool(sources, config, true);
   if (op) {
     llvm::raw_string_ostream printed(result.printed);
+    llvm::raw_string_ostream located(result.located);
+    const mlir::OpPrintingFlags with_locations = mlir::OpPrintingFlags().enableDebugInfo();
     if (on_threads) {
       passline::mlir::write(op.get(), printed);
+      passline::mlir::write(op.get(), located, with_locations);
     } else {
       mlir::AsmState state(op.get());
       op.get()->print(printed, state);
+      mlir::AsmState located_state(op.get(), with_locations);
+      op.get()->print(located, located_state);
     }
   }
   return result;
@@ -60,6 +68,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   const Read whole = read(text, false);
   const Read shares = read(text, true);
-  if (shares.diagnostics != whole.diagnostics || shares.printed != whole.printed) __builtin_trap();
+  if (shares.diagnostics != whole.diagnostics || shares.printed != whole.printed || shares.located != whole.located) {
+    __builtin_trap();
+  }
   return 0;
 }

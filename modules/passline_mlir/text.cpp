@@ -71,6 +71,17 @@ std::size_t line_end(std::string_view text, std::size_t i, std::size_t to) {
   return std::min(text.find('\n', i), to);
 }
 
+/// The alias an item defines (`#map`, `!type`), or nothing.
+std::optional<std::string_view> alias_of(std::string_view item) {
+  if (item.size() < 2 || (item[0] != '#' && item[0] != '!') || !is_identifier_start(item[1])) return std::nullopt;
+  std::size_t end = 1;
+  while (end < item.size() && is_identifier(item[end])) ++end;
+  std::size_t next = end;
+  while (next < item.size() && (item[next] == ' ' || item[next] == '\t')) ++next;
+  if (next >= item.size() || item[next] != '=') return std::nullopt;
+  return item.substr(0, end);
+}
+
 /// The items of `text` between `from` and `to` at bracket depth zero: each
 /// begins a line (the first, where it begins) at the column of the first,
 /// with what begins an operation or an alias (`#a =`, `!t =`). Strings and
@@ -99,8 +110,11 @@ std::optional<std::vector<Start>> item_starts(std::string_view text, std::size_t
       const bool comment = c == '/' && i + 1 < to && text[i + 1] == '/';
       if (depth == 0 && begins && (starts.empty() || column == starts.front().column)) {
         starts.push_back({i, line, column});
-      } else if (starts.empty() && !comment) {
-        return std::nullopt;  // text before the first item: what MLIR's parser makes of it is its to tell
+      } else if ((starts.empty() && !comment) || (depth == 0 && alias_of(text.substr(i, to - i)))) {
+        // Text before the first item, or an alias defined where no item
+        // begins (inside a module's body): what MLIR's parser makes of it is
+        // its to tell.
+        return std::nullopt;
       }
     }
     switch (c) {
@@ -131,17 +145,6 @@ std::optional<std::vector<Start>> item_starts(std::string_view text, std::size_t
   }
   if (depth != 0) return std::nullopt;
   return starts;
-}
-
-/// The alias an item defines (`#map`, `!type`), or nothing.
-std::optional<std::string_view> alias_of(std::string_view item) {
-  if (item.size() < 2 || (item[0] != '#' && item[0] != '!') || !is_identifier_start(item[1])) return std::nullopt;
-  std::size_t end = 1;
-  while (end < item.size() && is_identifier(item[end])) ++end;
-  std::size_t next = end;
-  while (next < item.size() && (item[next] == ' ' || item[next] == '\t')) ++next;
-  if (next >= item.size() || item[next] != '=') return std::nullopt;
-  return item.substr(0, end);
 }
 
 bool starts_word(std::string_view text, std::string_view word) {
