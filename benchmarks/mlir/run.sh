@@ -6,7 +6,8 @@
 #      number of THREADS (1 and 2 by default; "1 2 16" on a machine of 16
 #      cores): wall time end to end, best of RUNS, the median of the rounds'
 #      ratios (a round runs the two back to back), and whether the outputs
-#      are byte-identical; then where the time goes, reading, passes and
+#      are byte-identical, also with -mlir-print-debuginfo (whose locations
+#      print as aliases); then where the time goes, reading, passes and
 #      writing apart (each tool's own timing: --time-passes, -mlir-timing);
 #   2. the instructions each executes for the same run on one thread, on
 #      100 of those functions, under callgrind: a count this machine's
@@ -60,13 +61,20 @@ median() { tr ' ' '\n' | sed '/^$/d' | sort -n | awk '{ v[NR] = $1 } END { print
 same() { if cmp -s "$1" "$2"; then echo yes; else echo NO; fi; }
 
 echo "== canonicalize,cse on $functions functions of $((ops / functions)) operations (best of $runs)"
-row() { printf '%-44s %-7s | %10s %10s | %8s %8s | %s\n' "$@"; }
+row() { printf '%-65s %-7s | %10s %10s | %8s %8s | %s\n' "$@"; }
 row pipeline threads "passline s" "mlir s" "ratio" "rounds" "same output"
 for threads in $thread_counts; do
   run_both "p$threads" "m$threads" "$threads" --passes="$nested" -o "$work/p$threads.mlir" -- \
     --pass-pipeline="$nested" -o "$work/m$threads.mlir"
   row "$nested" "$threads" "${best[p$threads]}" "${best[m$threads]}" "$(ratio "${best[p$threads]}" "${best[m$threads]}")" \
     "$(median <<<"${ratios[p$threads]}")" "$(same "$work/p$threads.mlir" "$work/m$threads.mlir")"
+done
+for threads in $thread_counts; do  # the output with its locations: an alias for each
+  run_both "pd$threads" "md$threads" "$threads" --passes="$nested" -mlir-print-debuginfo -o "$work/pd$threads.mlir" -- \
+    --pass-pipeline="$nested" -mlir-print-debuginfo -o "$work/md$threads.mlir"
+  row "$nested -mlir-print-debuginfo" "$threads" "${best[pd$threads]}" "${best[md$threads]}" \
+    "$(ratio "${best[pd$threads]}" "${best[md$threads]}")" "$(median <<<"${ratios[pd$threads]}")" \
+    "$(same "$work/pd$threads.mlir" "$work/md$threads.mlir")"
 done
 run_both pl ml 1 --passes=canonicalize,cse -o "$work/pl.mlir" -- --canonicalize --cse -o "$work/ml.mlir"
 row "canonicalize,cse (on the module)" 1 "${best[pl]}" "${best[ml]}" "$(ratio "${best[pl]}" "${best[ml]}")" \

@@ -738,15 +738,16 @@ bool identify(Printed& printed, ::mlir::Operation* op, const ::mlir::OpPrintingF
 }
 
 /// The aliases of modules printed apart, as MLIR's printer names them when
-/// it prints them as one: each alias is one symbol (its definition, with the
-/// aliases it names as symbols), ordered as MLIR's alias initializer orders
-/// them (by depth, types first, by name, then in the order the printer
-/// meets them: the modules' order, and each module's own order among those
-/// alike), numbered by name in that order, and deferred where every module
-/// that names it defers it. A depth is known from the text only where an
-/// alias names none (one), or is a location (`loc(...)`, without metadata)
-/// that names locations only (one more than theirs): anything else, or two
-/// aliases alike in one module, makes `add` fail.
+/// it prints them as one: each alias is one symbol (a location by its text,
+/// with the locations it names as symbols; anything else by the attribute or
+/// type `identify` found), ordered as MLIR's alias initializer orders them
+/// (by depth, types first, by name, then in the order the printer meets
+/// them: the modules' order, and each module's own order among those alike),
+/// numbered by name in that order, and deferred where every module that
+/// names it defers it. A depth is known from the text only where an alias
+/// names none (one), or is a location that names locations only (one more
+/// than theirs): anything else, or two aliases alike in one module, makes
+/// `add` fail.
 class MergedAliases {
  public:
   explicit MergedAliases(std::vector<std::optional<Printed>>& modules) : modules_(modules) {
