@@ -181,7 +181,8 @@ void write(::mlir::Operation* op, llvm::raw_ostream& os, const ::mlir::OpPrintin
 Module parse(std::string_view text, std::string_view name, ::mlir::MLIRContext& context);
 Module parse_file(const std::string& path, ::mlir::MLIRContext& context);
 
-/// The module as mlir-opt prints it, ending in a newline.
+/// The module as mlir-opt prints it, ending in a newline (by `write`: no
+/// other thread may use the module meanwhile).
 std::string print(const Module& module);
 
 /// A structural hash of the module (its operations, attributes, types,
