@@ -110,11 +110,8 @@ std::optional<std::vector<Start>> item_starts(std::string_view text, std::size_t
       const bool comment = c == '/' && i + 1 < to && text[i + 1] == '/';
       if (depth == 0 && begins && (starts.empty() || column == starts.front().column)) {
         starts.push_back({i, line, column});
-      } else if ((starts.empty() && !comment) || (depth == 0 && alias_of(text.substr(i, to - i)))) {
-        // Text before the first item, or an alias defined where no item
-        // begins (inside a module's body): what MLIR's parser makes of it is
-        // its to tell.
-        return std::nullopt;
+      } else if (starts.empty() && !comment) {
+        return std::nullopt;  // text before the first item: what MLIR's parser makes of it is its to tell
       }
     }
     switch (c) {
@@ -126,6 +123,14 @@ std::optional<std::vector<Start>> item_starts(std::string_view text, std::size_t
       }
       case '/':
         if (i + 1 < to && text[i + 1] == '/') i = line_end(text, i, to) - 1;
+        break;
+      case '#':
+      case '!':
+        // An alias defined where no item begins (inside a module's body, or
+        // after an operation on its line): MLIR's parser tells what it is.
+        if (depth == 0 && (starts.empty() || starts.back().offset != i) && alias_of(text.substr(i, to - i))) {
+          return std::nullopt;
+        }
         break;
       case '{':
         if (depth == 0 && text.substr(i, 3) == "{-#") return std::nullopt;

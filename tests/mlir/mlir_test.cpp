@@ -270,10 +270,14 @@ func.func @h(%m: memref<4xf32, affine_map<(d0) -> (d0 + 3)>>) {
 }
 )";
   // An alias defined inside a module's body, where MLIR's parser wants an
-  // operation: the split must not read it as a share's own alias.
+  // operation (on a line of its own, or after an operation on its line): the
+  // split must not read it as a share's own alias.
   const std::string alias_in_body = "module {\n  func.func @f() {\n    return\n  }\n  func.func @g() {\n    return\n  }\n!t = i32}\n";
+  const std::string alias_after_operation =
+      "module {\n  func.func @f() {\n    return\n  }#l = loc(\"f.mlir\":1:1)\n  func.func @g() {\n    return\n  }\n}\n";
   for (const std::string& text :
-       {functions, module, plain_only, error, unused_alias_error, printed_alias, aliased, alias_in_body}) {
+       {functions, module, plain_only, error, unused_alias_error, printed_alias, aliased, alias_in_body,
+        alias_after_operation}) {
     const auto whole = read_and_write(text, false);
     const auto shares = read_and_write(text, true);
     EXPECT_EQ(std::get<0>(shares), std::get<0>(whole)) << text;
