@@ -6,17 +6,17 @@
 module;
 
 #include <algorithm>
-#include <charconv>
-#include <cstdint>
-#include <deque>
-#include <tuple>
 #include <atomic>
 #include <cctype>
+#include <charconv>
 #include <cstddef>
+#include <cstdint>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -31,8 +31,8 @@ module;
 #include <mlir/Bytecode/BytecodeReader.h>
 #include <mlir/IR/AttrTypeSubElements.h>
 #include <mlir/IR/BuiltinOps.h>
-#include <mlir/IR/OpImplementation.h>
 #include <mlir/IR/Diagnostics.h>
+#include <mlir/IR/OpImplementation.h>
 #include <mlir/IR/Threading.h>
 #include <mlir/IR/Verifier.h>
 #include <mlir/Parser/Parser.h>
@@ -190,16 +190,31 @@ std::optional<std::pair<std::size_t, std::size_t>> module_body(std::string_view 
   return std::nullopt;
 }
 
+/// Calls `name(at, size)` for each name of an alias in `text`: `#x` or `!x`
+/// outside strings, as MLIR's lexer reads a name.
+template <class Name>
+void for_each_alias_name(std::string_view text, Name&& name) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '"') {
+      for (++i; i < text.size() && text[i] != '"'; ++i) i += text[i] == '\\' ? 1 : 0;
+      continue;
+    }
+    if ((c == '#' || c == '!') && i + 1 < text.size() && is_identifier_start(text[i + 1])) {
+      std::size_t end = i + 2;
+      while (end < text.size() && is_identifier(text[end])) ++end;
+      name(i, end - i);
+      i = end - 1;
+    }
+  }
+}
+
 /// The names (`#a`, `!t`) a text refers to, as aliases may be.
 void referred(std::string_view text, const std::unordered_map<std::string_view, std::size_t>& aliases,
               std::vector<std::size_t>& found) {
-  for (std::size_t i = 0; i + 1 < text.size(); ++i) {
-    if ((text[i] != '#' && text[i] != '!') || !is_identifier_start(text[i + 1])) continue;
-    std::size_t end = i + 1;
-    while (end < text.size() && is_identifier(text[end])) ++end;
-    if (auto at = aliases.find(text.substr(i, end - i)); at != aliases.end()) found.push_back(at->second);
-    i = end - 1;
-  }
+  for_each_alias_name(text, [&](std::size_t at, std::size_t size) {
+    if (auto alias = aliases.find(text.substr(at, size)); alias != aliases.end()) found.push_back(alias->second);
+  });
 }
 
 /// The dialects a text may load as MLIR's parser reads it: every
@@ -521,30 +536,23 @@ std::string share_buffer(std::string_view text, const Split& split, std::size_t 
 
 namespace {
 
-bool is_alias_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
-bool is_alias_char(char c) { return is_alias_start(c) || (c >= '0' && c <= '9') || c == '$' || c == '-' || c == '.'; }
 bool is_definition(std::string_view line) { return line.starts_with('#') || line.starts_with('!'); }
 
-/// Calls `name(at, size)` for each name of an alias in `text`: `#x` or `!x`
-/// outside strings, as MLIR's lexer reads a name.
-template <class Name>
-void for_each_alias_name(std::string_view text, Name&& name) {
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c == '"') {
-      for (++i; i < text.size() && text[i] != '"'; ++i) i += text[i] == '\\' ? 1 : 0;
-      continue;
-    }
-    if ((c == '#' || c == '!') && i + 1 < text.size() && is_alias_start(text[i + 1])) {
-      std::size_t end = i + 2;
-      while (end < text.size() && is_alias_char(text[end])) ++end;
-      name(i, end - i);
-      i = end - 1;
-    }
-  }
-}
-
 constexpr std::uint32_t none = ~std::uint32_t{0};
+
+/// `#loc12` as MLIR's printer names an alias: its name, `loc`, and its
+/// number, 12 (the first of a name has none: 0; MLIR's alias names end in no
+/// digit); nothing for a number MLIR does not write (`#loc0`, `#loc01`).
+std::optional<std::pair<std::string_view, std::uint32_t>> numbered_name(std::string_view token) {
+  std::size_t end = token.size();
+  while (end > 1 && token[end - 1] >= '0' && token[end - 1] <= '9') --end;
+  std::uint32_t number = 0;
+  if (end < token.size() &&
+      (token[end] == '0' || std::from_chars(token.data() + end, token.data() + token.size(), number).ec != std::errc())) {
+    return std::nullopt;
+  }
+  return std::pair{token.substr(1, end - 1), number};
+}
 
 /// A module as MLIR's printer writes it at the top: the aliases it defines
 /// above the module and, deferred, below it, each `TOKEN = DEFINITION` on a
@@ -577,13 +585,9 @@ struct Printed {
 
   /// The alias `token` (`#loc12`) names, or `none`.
   std::uint32_t find(std::string_view token) const {
-    std::size_t end = token.size();
-    while (end > 1 && token[end - 1] >= '0' && token[end - 1] <= '9') --end;
-    const std::string_view name = token.substr(1, end - 1);
-    std::uint32_t number = 0;
-    if (end < token.size() && (token[end] == '0' || std::from_chars(token.data() + end, token.data() + token.size(), number).ec != std::errc())) {
-      return none;
-    }
+    const std::optional<std::pair<std::string_view, std::uint32_t>> split = numbered_name(token);
+    if (!split) return none;
+    const auto& [name, number] = *split;
     for (const auto& [known, numbered] : names) {
       if (known != name) continue;
       if (number >= numbered.size() || numbered[number] == none) return none;
@@ -601,15 +605,11 @@ std::optional<Printed> read_printed(std::string_view text) {
   Printed printed;
   auto definition = [&](std::string_view line, bool deferred) {
     std::size_t end = 1;
-    while (end < line.size() && is_alias_char(line[end]) && line[end] != '.') ++end;
-    if (end == 1 || !is_alias_start(line[1]) || line.substr(end, 3) != " = " || line.size() == end + 3) return false;
-    std::size_t digits = end;
-    while (line[digits - 1] >= '0' && line[digits - 1] <= '9') --digits;
-    std::uint32_t number = 0;
-    if (digits < end && (line[digits] == '0' || std::from_chars(line.data() + digits, line.data() + end, number).ec != std::errc())) {
-      return false;
-    }
-    printed.aliases.push_back({.definition = line.substr(end + 3), .name = line.substr(1, digits - 1), .number = number,
+    while (end < line.size() && is_identifier(line[end]) && line[end] != '.') ++end;
+    if (end == 1 || !is_identifier_start(line[1]) || line.substr(end, 3) != " = " || line.size() == end + 3) return false;
+    const std::optional<std::pair<std::string_view, std::uint32_t>> split = numbered_name(line.substr(0, end));
+    if (!split) return false;
+    printed.aliases.push_back({.definition = line.substr(end + 3), .name = split->first, .number = split->second,
                                .type = line.front() == '!', .deferred = deferred});
     return true;
   };
