@@ -677,24 +677,14 @@ std::optional<Printed> read_printed(std::string_view text) {
 /// has an opaque location (which prints as the location it falls back to).
 bool identify(Printed& printed, ::mlir::Operation* op, const ::mlir::OpPrintingFlags& flags,
               const ::mlir::DialectInterfaceCollection<::mlir::OpAsmDialectInterface>& interfaces) {
-  if (flags.shouldPrintDebugInfo()) {
-    auto opaque = [](::mlir::Location location) {
-      return location->walk([](::mlir::Location inner) {
-        return ::mlir::isa<::mlir::OpaqueLoc>(inner) ? ::mlir::WalkResult::interrupt() : ::mlir::WalkResult::advance();
-      }).wasInterrupted();
-    };
-    const ::mlir::WalkResult walked = op->walk([&](::mlir::Operation* nested) {
-      bool found = opaque(nested->getLoc());
-      for (::mlir::Region& region : nested->getRegions()) {
-        for (::mlir::Block& block : region) {
-          for (::mlir::BlockArgument argument : block.getArguments()) found = found || opaque(argument.getLoc());
-        }
-      }
-      return found ? ::mlir::WalkResult::interrupt() : ::mlir::WalkResult::advance();
-    });
-    if (walked.wasInterrupted()) return false;
-  }
-  if (std::ranges::all_of(printed.aliases, &Printed::Alias::location)) return true;
+  const bool locations = flags.shouldPrintDebugInfo();
+  const bool others = !std::ranges::all_of(printed.aliases, &Printed::Alias::location);
+  if (!locations && !others) return true;
+  auto opaque = [](::mlir::Location location) {
+    return location->walk([](::mlir::Location inner) {
+      return ::mlir::isa<::mlir::OpaqueLoc>(inner) ? ::mlir::WalkResult::interrupt() : ::mlir::WalkResult::advance();
+    }).wasInterrupted();
+  };
   std::unordered_map<std::string, std::pair<const void*, std::size_t>> named;  // text: symbol, how many
   llvm::DenseSet<const void*> seen;
   bool mutable_named = false;
@@ -719,18 +709,28 @@ bool identify(Printed& printed, ::mlir::Operation* op, const ::mlir::OpPrintingF
   ::mlir::AttrTypeWalker walker;
   walker.addWalk([&](::mlir::Attribute attribute) { record(attribute, attribute.hasTrait<::mlir::AttributeTrait::IsMutable>()); });
   walker.addWalk([&](::mlir::Type type) { record(type, type.hasTrait<::mlir::TypeTrait::IsMutable>()); });
-  op->walk([&](::mlir::Operation* nested) {
-    for (::mlir::Type type : nested->getResultTypes()) walker.walk(type);
-    for (::mlir::NamedAttribute attribute : nested->getAttrs()) walker.walk(attribute.getValue());
-    if (const std::optional<::mlir::Attribute> properties = nested->getPropertiesAsAttribute(); properties && *properties) {
-      walker.walk(*properties);
+  // One walk: the opaque locations where locations print, the attributes
+  // and types where an alias is no location.
+  const ::mlir::WalkResult walked = op->walk([&](::mlir::Operation* nested) {
+    bool found = locations && opaque(nested->getLoc());
+    if (others) {
+      for (::mlir::Type type : nested->getResultTypes()) walker.walk(type);
+      for (::mlir::NamedAttribute attribute : nested->getAttrs()) walker.walk(attribute.getValue());
+      if (const std::optional<::mlir::Attribute> properties = nested->getPropertiesAsAttribute(); properties && *properties) {
+        walker.walk(*properties);
+      }
     }
     for (::mlir::Region& region : nested->getRegions()) {
       for (::mlir::Block& block : region) {
-        for (::mlir::BlockArgument argument : block.getArguments()) walker.walk(argument.getType());
+        for (::mlir::BlockArgument argument : block.getArguments()) {
+          found = found || (locations && opaque(argument.getLoc()));
+          if (others) walker.walk(argument.getType());
+        }
       }
     }
+    return found ? ::mlir::WalkResult::interrupt() : ::mlir::WalkResult::advance();
   });
+  if (walked.wasInterrupted()) return false;
   if (mutable_named) return false;
   for (Printed::Alias& alias : printed.aliases) {
     if (alias.location()) continue;
