@@ -275,9 +275,14 @@ func.func @h(%m: memref<4xf32, affine_map<(d0) -> (d0 + 3)>>) {
   const std::string alias_in_body = "module {\n  func.func @f() {\n    return\n  }\n  func.func @g() {\n    return\n  }\n!t = i32}\n";
   const std::string alias_after_operation =
       "module {\n  func.func @f() {\n    return\n  }#l = loc(\"f.mlir\":1:1)\n  func.func @g() {\n    return\n  }\n}\n";
+  // Distinct attributes, numbered in the order the printer meets them in
+  // the whole.
+  const std::string distinct =
+      "func.func @f() attributes {a = distinct[0]<42 : i32>} {\n  return\n}\n"
+      "func.func @g() attributes {a = distinct[1]<43 : i32>} {\n  return\n}\n";
   for (const std::string& text :
        {functions, module, plain_only, error, unused_alias_error, printed_alias, aliased, alias_in_body,
-        alias_after_operation}) {
+        alias_after_operation, distinct}) {
     const auto whole = read_and_write(text, false);
     const auto shares = read_and_write(text, true);
     EXPECT_EQ(std::get<0>(shares), std::get<0>(whole)) << text;
