@@ -7,7 +7,6 @@ module;
 
 #include <algorithm>
 #include <atomic>
-#include <cctype>
 #include <charconv>
 #include <cstddef>
 #include <cstdint>
@@ -55,11 +54,30 @@ struct Start {
 bool is_identifier_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 bool is_identifier(char c) { return is_identifier_start(c) || (c >= '0' && c <= '9') || c == '$' || c == '.' || c == '-'; }
 
+/// What MLIR's lexer skips between tokens: a NUL inside the text too.
+bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\0'; }
+
+/// Where the name `#x` or `!x` that begins at `i` ends, as MLIR's lexer
+/// reads one (digits alone, or letters, digits and `_$.-`), or nothing where
+/// no name begins there.
+std::optional<std::size_t> prefixed_name_end(std::string_view text, std::size_t i) {
+  if (i + 1 >= text.size() || (text[i] != '#' && text[i] != '!')) return std::nullopt;
+  auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  std::size_t end = i + 1;
+  if (digit(text[end])) {
+    while (end < text.size() && digit(text[end])) ++end;
+  } else {
+    while (end < text.size() && is_identifier(text[end])) ++end;
+  }
+  if (end == i + 1) return std::nullopt;
+  return end;
+}
+
 /// Where the string that opens at `i` closes (its quote), or nothing where it
 /// does not before `to` or its line's end (MLIR's strings span no line).
 std::optional<std::size_t> string_end(std::string_view text, std::size_t i, std::size_t to) {
   for (++i; i < to && text[i] != '"'; ++i) {
-    if (text[i] == '\n') return std::nullopt;
+    if (text[i] == '\n' || text[i] == '\v' || text[i] == '\f') return std::nullopt;
     if (text[i] == '\\') ++i;
   }
   if (i >= to) return std::nullopt;
@@ -71,15 +89,23 @@ std::size_t line_end(std::string_view text, std::size_t i, std::size_t to) {
   return std::min(text.find('\n', i), to);
 }
 
-/// The alias an item defines (`#map`, `!type`), or nothing.
+/// The alias an item defines (`#map =`, `!type =`, with blanks or comments
+/// before the `=`), or nothing.
 std::optional<std::string_view> alias_of(std::string_view item) {
-  if (item.size() < 2 || (item[0] != '#' && item[0] != '!') || !is_identifier_start(item[1])) return std::nullopt;
-  std::size_t end = 1;
-  while (end < item.size() && is_identifier(item[end])) ++end;
-  std::size_t next = end;
-  while (next < item.size() && (item[next] == ' ' || item[next] == '\t')) ++next;
+  const std::optional<std::size_t> end = prefixed_name_end(item, 0);
+  if (!end) return std::nullopt;
+  std::size_t next = *end;
+  while (next < item.size()) {
+    if (is_blank(item[next])) {
+      ++next;
+    } else if (item.substr(next, 2) == "//") {
+      next = line_end(item, next, item.size());
+    } else {
+      break;
+    }
+  }
   if (next >= item.size() || item[next] != '=') return std::nullopt;
-  return item.substr(0, end);
+  return item.substr(0, *end);
 }
 
 /// The items of `text` between `from` and `to` at bracket depth zero: each
@@ -102,7 +128,7 @@ std::optional<std::vector<Start>> item_starts(std::string_view text, std::size_t
       line_begin = i + 1;
       continue;
     }
-    if (c == ' ' || c == '\t' || c == '\r') continue;
+    if (is_blank(c)) continue;
     if (line_start) {
       line_start = false;
       const std::size_t column = i - line_begin + 1;
@@ -179,7 +205,7 @@ std::optional<std::pair<std::size_t, std::size_t>> module_body(std::string_view 
     if (c == '{' || c == '(' || c == '[') {
       if (depth == 0 && c == '{' && !open) {
         std::string_view before = text.substr(begin, i - begin);
-        while (!before.empty() && std::isspace(static_cast<unsigned char>(before.back())) != 0) before.remove_suffix(1);
+        while (!before.empty() && is_blank(before.back())) before.remove_suffix(1);
         if (!before.ends_with("attributes")) open = i;  // else the attribute dictionary's
       }
       ++depth;
@@ -200,11 +226,9 @@ void for_each_alias_name(std::string_view text, Name&& name) {
       for (++i; i < text.size() && text[i] != '"'; ++i) i += text[i] == '\\' ? 1 : 0;
       continue;
     }
-    if ((c == '#' || c == '!') && i + 1 < text.size() && is_identifier_start(text[i + 1])) {
-      std::size_t end = i + 2;
-      while (end < text.size() && is_identifier(text[end])) ++end;
-      name(i, end - i);
-      i = end - 1;
+    if (const std::optional<std::size_t> end = prefixed_name_end(text, i)) {
+      name(i, *end - i);
+      i = *end - 1;
     }
   }
 }
@@ -391,9 +415,7 @@ std::string share_buffer(std::string_view text, const Split& split, std::size_t 
   std::string buffer;
   auto append_alias = [&](const Span& span) {
     std::string_view definition = text.substr(span.begin, span.end - span.begin);
-    while (!definition.empty() && std::isspace(static_cast<unsigned char>(definition.back())) != 0) {
-      definition.remove_suffix(1);
-    }
+    while (!definition.empty() && is_blank(definition.back())) definition.remove_suffix(1);
     buffer.append(definition);
     buffer.push_back('\n');
   };

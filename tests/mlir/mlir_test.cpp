@@ -275,6 +275,21 @@ func.func @h(%m: memref<4xf32, affine_map<(d0) -> (d0 + 3)>>) {
   const std::string alias_in_body = "module {\n  func.func @f() {\n    return\n  }\n  func.func @g() {\n    return\n  }\n!t = i32}\n";
   const std::string alias_after_operation =
       "module {\n  func.func @f() {\n    return\n  }#l = loc(\"f.mlir\":1:1)\n  func.func @g() {\n    return\n  }\n}\n";
+  // The same, as MLIR's lexer reads an alias's name (digits alone, or
+  // starting with `_$.-`) and what it skips before the `=` (a NUL, a line
+  // break, a comment).
+  using namespace std::string_literals;
+  const std::string functions_around = "module {\n  func.func @f() {\n    return\n  }";
+  const std::string after_them = " = loc(\"f.mlir\":1:1)\n  func.func @g() {\n    return\n  }\n}\n";
+  const std::string number_alias_after_operation = functions_around + "#0" + after_them;
+  const std::string dash_alias_after_operation = functions_around + "#-l" + after_them;
+  const std::string nul_before_equals = functions_around + "#l\0"s + after_them;
+  const std::string comment_before_equals = functions_around + "#l // the alias\n" + after_them;
+  // Aliases named as MLIR's lexer allows, defined above the functions that
+  // use them.
+  const std::string odd_alias_names =
+      "#0 = loc(\"a.mlir\":1:1)\n#-a = loc(\"b.mlir\":2:2)\n"
+      "func.func @f() {\n  return loc(#0)\n}\nfunc.func @g() {\n  return loc(#-a)\n}\n";
   // Distinct attributes, numbered in the order the printer meets them in
   // the whole.
   const std::string distinct =
@@ -282,7 +297,8 @@ func.func @h(%m: memref<4xf32, affine_map<(d0) -> (d0 + 3)>>) {
       "func.func @g() attributes {a = distinct[1]<43 : i32>} {\n  return\n}\n";
   for (const std::string& text :
        {functions, module, plain_only, error, unused_alias_error, printed_alias, aliased, alias_in_body,
-        alias_after_operation, distinct}) {
+        alias_after_operation, number_alias_after_operation, dash_alias_after_operation, nul_before_equals,
+        comment_before_equals, odd_alias_names, distinct}) {
     const auto whole = read_and_write(text, false);
     const auto shares = read_and_write(text, true);
     EXPECT_EQ(std::get<0>(shares), std::get<0>(whole)) << text;
