@@ -31,6 +31,7 @@ module;
 #include <mlir/IR/AttrTypeSubElements.h>
 #include <mlir/IR/BuiltinOps.h>
 #include <mlir/IR/Diagnostics.h>
+#include <mlir/IR/DialectResourceBlobManager.h>
 #include <mlir/IR/OpImplementation.h>
 #include <mlir/IR/Threading.h>
 #include <mlir/IR/Verifier.h>
@@ -89,23 +90,39 @@ std::size_t line_end(std::string_view text, std::size_t i, std::size_t to) {
   return std::min(text.find('\n', i), to);
 }
 
+/// Where the next token after `i` begins: past blanks and comments.
+std::size_t skip_blanks(std::string_view text, std::size_t i) {
+  while (i < text.size()) {
+    if (is_blank(text[i])) {
+      ++i;
+    } else if (text.substr(i, 2) == "//") {
+      i = line_end(text, i, text.size());
+    } else {
+      break;
+    }
+  }
+  return i;
+}
+
 /// The alias an item defines (`#map =`, `!type =`, with blanks or comments
 /// before the `=`), or nothing.
 std::optional<std::string_view> alias_of(std::string_view item) {
   const std::optional<std::size_t> end = prefixed_name_end(item, 0);
   if (!end) return std::nullopt;
-  std::size_t next = *end;
-  while (next < item.size()) {
-    if (is_blank(item[next])) {
-      ++next;
-    } else if (item.substr(next, 2) == "//") {
-      next = line_end(item, next, item.size());
-    } else {
-      break;
-    }
-  }
+  const std::size_t next = skip_blanks(item, *end);
   if (next >= item.size() || item[next] != '=') return std::nullopt;
   return item.substr(0, *end);
+}
+
+/// Whether `text` has the keyword `word` followed, past blanks and
+/// comments, by `next` (`distinct [0]`, `dense_resource <blob>`), strings
+/// and comments included.
+bool has_keyword_before(std::string_view text, std::string_view word, char next) {
+  for (std::size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
+    const std::size_t after = skip_blanks(text, at + word.size());
+    if (after < text.size() && text[after] == next) return true;
+  }
+  return false;
 }
 
 /// The items of `text` between `from` and `to` at bracket depth zero: each
@@ -331,7 +348,7 @@ Start start_at(std::string_view text, std::size_t offset, const Start& from) {
 std::optional<Split> split(std::string_view text) {
   // What one read of MLIR's parser numbers or names for the whole text: a
   // distinct attribute's id, a dialect resource's key.
-  if (text.find("distinct[") != std::string_view::npos || text.find("dense_resource<") != std::string_view::npos) {
+  if (has_keyword_before(text, "distinct", '[') || has_keyword_before(text, "dense_resource", '<')) {
     return std::nullopt;
   }
   std::optional<std::vector<Start>> starts = item_starts(text, 0, text.size(), 1);
@@ -504,6 +521,14 @@ std::string share_buffer(std::string_view text, const Split& split, std::size_t 
   for (std::string_view dialect : dialects) {
     const llvm::StringRef ref(dialect.data(), dialect.size());
     if (context.getDialectRegistry().getDialectAllocator(ref)) context.getOrLoadDialect(ref);
+    // A resource a dialect's attribute names is declared once for each read
+    // (the second read of `blob` makes `blob_1`): builtin's `dense_resource`
+    // the split found, any other dialect's where the text names the dialect.
+    ::mlir::Dialect* loaded = context.getLoadedDialect(ref);
+    if (loaded != nullptr && ref != "builtin" &&
+        loaded->getRegisteredInterface<::mlir::ResourceBlobManagerDialectInterface>() != nullptr) {
+      return nullptr;
+    }
   }
   const std::size_t loaded = context.getLoadedDialects().size();
   const ::mlir::ParserConfig parsing(&context, /*verifyAfterParse=*/false);
