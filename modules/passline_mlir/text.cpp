@@ -524,9 +524,9 @@ std::string share_buffer(std::string_view text, const Split& split, std::size_t 
     // A resource a dialect's attribute names is declared once for each read
     // (the second read of `blob` makes `blob_1`): builtin's `dense_resource`
     // the split found, any other dialect's where the text names the dialect.
-    ::mlir::Dialect* loaded = context.getLoadedDialect(ref);
-    if (loaded != nullptr && ref != "builtin" &&
-        loaded->getRegisteredInterface<::mlir::ResourceBlobManagerDialectInterface>() != nullptr) {
+    ::mlir::Dialect* named = context.getLoadedDialect(ref);
+    if (named != nullptr && ref != "builtin" &&
+        named->getRegisteredInterface<::mlir::ResourceBlobManagerDialectInterface>() != nullptr) {
       return nullptr;
     }
   }
