@@ -44,15 +44,18 @@ install(EXPORT passlineTargets
 
 # passline.mlir (built with MLIR 19) is the package's component `mlir`:
 # find_package(passline COMPONENTS mlir) finds MLIR 19 (and LLVM) and defines
-# passline::mlir (`import passline.mlir;`) and passline::mlir_reduce
-# (`import passline.mlir.reduce;`); passline-mlir-opt is installed
+# passline::mlir (`import passline.mlir;`), passline::mlir_reduce
+# (`import passline.mlir.reduce;`) and passline::mlir_opt (`import
+# passline.mlir.opt;`: a passline-mlir-opt of your own); passline-mlir-opt is installed
 # beside passline-opt. Its own export set, so that a project without MLIR
 # finds the rest of the package as before.
 if(PASSLINE_HAVE_MLIR)
   set_target_properties(passline_mlir PROPERTIES EXPORT_NAME mlir)
   set_target_properties(passline_mlir_reduce PROPERTIES EXPORT_NAME mlir_reduce)
+  set_target_properties(passline_mlir_opt PROPERTIES EXPORT_NAME mlir_opt)
   passline_install_module(passline_mlir passlineMlirTargets)
   passline_install_module(passline_mlir_reduce passlineMlirTargets)
+  passline_install_module(passline_mlir_opt passlineMlirTargets)
   install(TARGETS passline-mlir-opt RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
   install(EXPORT passlineMlirTargets
     NAMESPACE passline::

@@ -1,5 +1,5 @@
-// mlir-opt's flags in passline-mlir-opt (mlir_flags.h says how the words
-// are shared between the two parsers).
+// mlir-opt's flags in passline.mlir.opt's tools (mlir_flags.h says how the
+// words are shared between the two parsers).
 #include "mlir_flags.h"
 
 #include <fmt/format.h>
