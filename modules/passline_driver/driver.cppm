@@ -771,8 +771,14 @@ export namespace passline::driver {
 /// How `run_pipeline` treats what the IR's own means showed the user (MLIR's
 /// diagnostic handlers, say).
 struct ShownRules {
-  /// Whether a failure's cause was shown already, so that it is not printed again.
+  /// Whether a failure's cause was shown already, so that it is not printed
+  /// again. With PASSLINE_NAME_FAILED_PASS=1 in the environment (--reduce
+  /// sets it for its tries, whose judge reads it), a pass that failed so is
+  /// named by a note: `TOOL: note: pass 'P' failed (in PATH)`.
   std::function<bool(std::exception_ptr)> failure_shown = {};
+  /// False: not even then (where what was shown is all that is wanted:
+  /// diagnostics checked against what a test expects).
+  bool name_shown_failures = true;
   /// Whether an error diagnostic that was shown fails the run even though
   /// its pass succeeded (passline's rule); false keeps the run going.
   bool shown_errors_fail = true;
@@ -794,7 +800,18 @@ int run_pipeline(const Pass<IR>& pipeline, IR& ir, PassContext& ctx, const RunIn
       ir = pipeline(std::move(ir), ctx);
     } catch (...) {
       const std::exception_ptr failure = std::current_exception();
-      const int code = rules.failure_shown && rules.failure_shown(failure) ? 1 : report<Positioned...>(failure, tool);
+      int code = 1;
+      if (!rules.failure_shown || !rules.failure_shown(failure)) {
+        code = report<Positioned...>(failure, tool);
+      } else if (const char* name = std::getenv("PASSLINE_NAME_FAILED_PASS");
+                 rules.name_shown_failures && name != nullptr && std::string_view(name) == "1") {
+        try {
+          std::rethrow_exception(failure);
+        } catch (const PassError& e) {
+          fmt::print(stderr, "{}: note: pass '{}' failed (in {})\n", tool, e.pass(), e.path());
+        } catch (...) {
+        }
+      }
       if (run.reproducer && !run.reproducer->error().empty()) {
         fmt::print(stderr, "{}: error: {}\n", tool, run.reproducer->error());
       }

@@ -415,6 +415,7 @@ class Run {
     passline::mlir::Module& module = lone() ? left_at_exit(std::move(made)) : *made;
     passline::mlir::load_dialects(dialects_needed_, context);
     const passline::driver::ShownRules rules{.failure_shown = shown_by_mlir,
+                                             .name_shown_failures = !config_.shouldVerifyDiagnostics(),
                                              .shown_errors_fail = strict_diagnostics_};
     using Counters = decltype(ctx_.statistics->counters());
     const Counters counted = mlir_statistics_ ? ctx_.statistics->counters() : Counters{};

@@ -71,5 +71,15 @@ else
   fail "--run-reproducer (exit $status): $(cat replay.log)"
 fi
 
+# --reduce: the failing run shrunk to the function that fails and the pass
+# that fails on it.
+"$tool" fails.mlir --passes=cse,strip-notes --reduce -o reduced.mlir >/dev/null 2>reduce.log; status=$?
+if [[ $status == 0 && "$(head -1 reduced.mlir)" == "// toy-opt reproducer: --passes=strip-notes --opt-level=3" ]] &&
+   [[ "$(grep -c 'func.func' reduced.mlir)" == 1 ]] && grep -q 'toy.fail' reduced.mlir; then
+  ok "--reduce: strip-notes alone on the function marked toy.fail"
+else
+  fail "--reduce (exit $status): $(cat reduce.log reduced.mlir 2>&1)"
+fi
+
 if (( failures > 0 )); then echo "$failures check(s) failed"; exit 1; fi
 echo "all checks passed"

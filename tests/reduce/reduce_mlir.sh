@@ -57,6 +57,29 @@ code=$?
 
 fails="$(dirname "$generate")/../mlir/corpus/fails.mlir"
 
+# A pass of MLIR's that fails with a diagnostic of its own, which MLIR's
+# handler prints (--reduce's tries name the pass in a note, as
+# PASSLINE_NAME_FAILED_PASS=1 asks; a plain run prints MLIR's error alone, as
+# mlir-opt): a call of a
+# function whose memref result has a dynamic shape, among 10 functions.
+python3 "$generate" 10 10 1 | sed '$d' >"$work/shown.mlir"
+printf '  func.func private @callee() -> memref<?xf32>\n  func.func @dynamic() {\n    %%0 = call @callee() : () -> memref<?xf32>\n    memref.dealloc %%0 : memref<?xf32>\n    return\n  }\n}\n' \
+  >>"$work/shown.mlir"
+"$opt" "$work/shown.mlir" --passes=canonicalize,cse,buffer-results-to-out-params,symbol-dce --reduce \
+  -o "$work/shown.out.mlir" >/dev/null 2>"$work/shown.err"
+code=$?
+PASSLINE_NAME_FAILED_PASS=1 "$opt" --run-reproducer "$work/shown.out.mlir" >/dev/null 2>"$work/shown.replay"
+replayed=$?
+"$opt" --run-reproducer "$work/shown.out.mlir" >/dev/null 2>"$work/shown.plain"
+[[ "$code" == 0 && "$replayed" == 1 ]] &&
+  [[ "$(head -1 "$work/shown.out.mlir")" == "// passline-mlir-opt reproducer: --passes=buffer-results-to-out-params --opt-level=3" ]] &&
+  [[ "$(grep -c 'func.func' "$work/shown.out.mlir")" == 2 ]] &&
+  grep -q 'error: cannot create out param for dynamically shaped result' "$work/shown.replay" &&
+  grep -q "^passline-mlir-opt: note: pass 'buffer-results-to-out-params' failed" "$work/shown.replay" &&
+  grep -q 'error: cannot create out param' "$work/shown.plain" && ! grep -q 'note: pass' "$work/shown.plain" &&
+  ok "a pass failing with MLIR's diagnostic: reduced to it alone on the caller and its callee, and it fails" ||
+  { fail "a pass failing with MLIR's diagnostic: exit codes $code, $replayed"; cat "$work/shown.err" "$work/shown.out.mlir" "$work/shown.replay"; }
+
 # mlir-opt's pass flags with options: the reproducer keeps the options, and fails.
 "$opt" "$fails" -cse '-canonicalize=test-convergence=true max-iterations=1' -symbol-dce --reduce -o "$work/flags.mlir" \
   >"$work/flags.out" 2>"$work/flags.err"

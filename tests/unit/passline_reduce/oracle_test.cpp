@@ -28,6 +28,18 @@ TEST(ReduceOracle, AFailingRunPinsItsPass) {
   EXPECT_FALSE(oracle.shows(od::Exit{}));
 }
 
+TEST(ReduceOracle, AFailureTheIRsOwnDiagnosticsShowedIsNamedByANote) {
+  // MLIR's handler printed the error; the driver names the pass in a note.
+  const od::Exit shown{.kind = od::Exit::Kind::exited, .code = 1, .signal = 0, .seconds = 0,
+                       .err = "in.mlir:3:5: error: cannot create out param\n    %0 = call @f()\n    ^\n"
+                              "tool: note: pass 'buffer-results-to-out-params' failed (in builtin.module)\n"};
+  const od::Oracle oracle = od::classify(shown, od::Oracle{}, false);
+  EXPECT_EQ(oracle.symptom, od::Symptom::error);
+  EXPECT_EQ(oracle.pass, "buffer-results-to-out-params");
+  EXPECT_TRUE(oracle.shows(shown));
+  EXPECT_FALSE(oracle.shows(failed("cse")));
+}
+
 /// What a tool's reader (MLIR's parser, in passline-mlir-opt) gives for the texts below.
 std::vector<rd::Step> read(const std::string& text) {
   auto nest = [](std::string anchor, const std::vector<std::string>& passes) {
