@@ -40,6 +40,7 @@ module;
 #include <memory>
 #include <optional>
 #include <regex>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -803,8 +804,8 @@ int run_pipeline(const Pass<IR>& pipeline, IR& ir, PassContext& ctx, const RunIn
       int code = 1;
       if (!rules.failure_shown || !rules.failure_shown(failure)) {
         code = report<Positioned...>(failure, tool);
-      } else if (const char* name = std::getenv("PASSLINE_NAME_FAILED_PASS");
-                 rules.name_shown_failures && name != nullptr && std::string_view(name) == "1") {
+      } else if (const char* asked = std::getenv("PASSLINE_NAME_FAILED_PASS");
+                 rules.name_shown_failures && asked != nullptr && std::string_view(asked) == "1") {
         try {
           std::rethrow_exception(failure);
         } catch (const PassError& e) {
